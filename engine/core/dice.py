@@ -1,0 +1,38 @@
+"""Seeded dice for digital play: a reproducible stream of die faces from a secret seed.
+
+The stream is published as a rule so that anyone can re-derive it: block i (i = 0, 1, 2, ...) is
+HMAC-SHA256(key=seed, msg=str(i)); each of its 32 bytes b gives a die face 1 + b % 6 when b < 252
+(bytes 252..255 are skipped so that all six faces are equally likely). The seed's SHA-256 is
+published when the game starts and the seed itself when it ends.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from typing import Iterator
+
+
+def dice_stream(seed: str) -> Iterator[int]:
+    """The endless sequence of die faces (1-6) a seed gives."""
+    key = seed.encode("utf-8")
+    i = 0
+    while True:
+        block = hmac.new(key, str(i).encode("ascii"), hashlib.sha256).digest()
+        for b in block:
+            if b < 252:
+                yield 1 + b % 6
+        i += 1
+
+
+class SeededDice:
+    """Draws dice from a seed's stream in order (used by simulators and live tables)."""
+
+    def __init__(self, seed: str):
+        self.seed = seed
+        self._it = dice_stream(seed)
+        self.drawn = 0
+
+    def roll(self, n: int) -> list[int]:
+        self.drawn += n
+        return [next(self._it) for _ in range(n)]

@@ -1,0 +1,60 @@
+"""Rules and violations: every rule an engine enforces has an id, a rulebook section and a text."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterator
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One rule: a stable id, the rulebook section it comes from, and the rule in words."""
+
+    id: str
+    section: str
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Violation:
+    """A broken rule: which rule, what exactly happened (quoting the input), where in the book."""
+
+    rule: str
+    message: str
+    section: str
+    blocking: bool = True
+    """An illegal event is not applied; a wrong claim (blocking=False) is reported and the event
+    is applied with the values the rules give."""
+
+    def as_dict(self) -> dict[str, object]:
+        return {"rule": self.rule, "message": self.message, "section": self.section,
+                "kind": "illegal" if self.blocking else "claim"}
+
+
+class RuleBook:
+    """The rules of one ruleset, by id. `book.violation(id, msg)` builds a Violation citing it."""
+
+    def __init__(self, name: str, rules: list[Rule]):
+        self.name = name
+        self._rules: dict[str, Rule] = {}
+        for rule in rules:
+            if rule.id in self._rules:
+                raise ValueError(f"duplicate rule id {rule.id!r} in {name}")
+            self._rules[rule.id] = rule
+
+    def __getitem__(self, rule_id: str) -> Rule:
+        return self._rules[rule_id]
+
+    def __contains__(self, rule_id: object) -> bool:
+        return rule_id in self._rules
+
+    def __iter__(self) -> Iterator[Rule]:
+        return iter(self._rules.values())
+
+    def __len__(self) -> int:
+        return len(self._rules)
+
+    def violation(self, rule_id: str, message: str, *, blocking: bool = True) -> Violation:
+        """A Violation of rule `rule_id` (which must exist) with a specific message."""
+        rule = self._rules[rule_id]
+        return Violation(rule.id, message, rule.section, blocking)

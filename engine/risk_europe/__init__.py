@@ -1,0 +1,38 @@
+"""Risk Europe (Hasbro 2015): the rules engine for the basic 4-player game."""
+
+from engine.core.ruleset import Ruleset
+from engine.risk_europe import engine as _engine
+from engine.risk_europe.board import GameData, default_data, load_data
+from engine.risk_europe.events import PAYLOADS
+from engine.risk_europe.rules import RULES
+from engine.risk_europe.snapshot import board_view, digest, snapshot
+
+VERSION = "1.0.0"
+
+
+def _data_digest(data: GameData) -> str:
+    return f"board:{data.board_digest} cards:{data.cards_digest}"
+
+
+RULESET = Ruleset(
+    name="risk-europe",
+    version=VERSION,
+    title="Risk Europe",
+    start_event="GameStarted",
+    payload_models=PAYLOADS,
+    rules=RULES,
+    load_data=load_data,
+    data_digest=_data_digest,
+    check_start=_engine.check_start,
+    initial_state=_engine.initial_state,
+    check=_engine.check,
+    apply=_engine.apply,
+    step=_engine.step,
+    conclude=_engine.conclude,
+    result=_engine.result,
+    digest=digest,
+    snapshot=board_view,
+    notes=lambda s: s.notes,
+)
+
+__all__ = ["RULESET", "VERSION", "default_data", "load_data"]

@@ -1,0 +1,227 @@
+"""Payloads of the Risk Europe events (log format version 1), one pydantic model per event type.
+
+Field shapes are checked here (schema); everything the rules decide is checked by the engine.
+Territories may be named by territory or by city ("Saxony" or "Berlin"), in any letter case.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, PositiveInt, model_validator
+
+Name = str
+
+
+class _Payload(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
+
+
+class Units(_Payload):
+    """A group of units by type; missing types count 0."""
+
+    footman: NonNegativeInt = 0
+    archer: NonNegativeInt = 0
+    cavalry: NonNegativeInt = 0
+    siege: NonNegativeInt = 0
+
+
+# --- the start ----------------------------------------------------------------------------------
+
+class PlayerSpec(_Payload):
+    id: str = Field(min_length=1, description="the id used as `actor` and in payloads, e.g. a colour")
+    name: str | None = Field(None, description="the person's name, for reports")
+
+
+class DiceSpec(_Payload):
+    mode: Literal["table", "seeded"] = Field(
+        "table", description="table: dice rolled at a physical table; seeded: derived from a seed "
+        "whose hash is published here and which is revealed at the end (SeedRevealed)")
+    seed_hash: str | None = None
+
+
+class DataSpec(_Payload):
+    board: str | None = Field(None, description="sha256 of the board file the game used")
+    cards: str | None = Field(None, description="sha256 of the King's Orders card file")
+
+
+class GameStarted(_Payload):
+    """The first event: ruleset, variant, players in clockwise seat order, how dice are made."""
+
+    ruleset: Literal["risk-europe"]
+    variant: str = "basic"
+    players: list[PlayerSpec] = Field(min_length=1)
+    dice: DiceSpec = DiceSpec()
+    data: DataSpec | None = None
+
+
+# --- setup ---------------------------------------------------------------------------------------
+
+class BidPlaced(_Payload):
+    """A secret bid for first player: the amount (recorded after the reveal at a table), or a
+    commitment sha256("<amount>:<salt>") to be revealed by BidRevealed."""
+
+    amount: NonNegativeInt | None = None
+    commitment: str | None = None
+
+    @model_validator(mode="after")
+    def _one_of(self) -> "BidPlaced":
+        if (self.amount is None) == (self.commitment is None):
+            raise ValueError("give exactly one of 'amount' or 'commitment'")
+        return self
+
+
+class BidRevealed(_Payload):
+    amount: NonNegativeInt
+    salt: str
+
+
+class DiceRolled(_Payload):
+    """Chance: dice rolled, by player id. What the roll is for is known from the game state
+    (roll-off, siege assault, battle rank); `territory` and `rank` may be given as labels and are
+    then checked."""
+
+    rolls: dict[str, list[int]]
+    territory: Name | None = None
+    rank: int | None = Field(None, ge=1, le=4)
+
+
+class DiceRerolled(_Payload):
+    """Castle defense: the defender re-rolls all their dice of the rank just rolled."""
+
+    rolls: dict[str, list[int]]
+    territory: Name | None = None
+    rank: int | None = Field(None, ge=1, le=4)
+
+
+class KingdomPlaced(_Payload):
+    city: Name = Field(description="a Gold Crown City (or its territory)")
+    footmen: dict[Name, NonNegativeInt] = Field(
+        description="10 Footmen by territory: the city territory and at most one adjacent non-city territory")
+    coins: NonNegativeInt | None = Field(None, description="claim: coins collected (the Tax Value)")
+
+
+# --- a round -------------------------------------------------------------------------------------
+
+class CardsCommitted(_Payload):
+    """Two cards face down, top (Turn 1) first: the card ids, or two commitments
+    sha256("<card id>:<salt>") revealed one per turn by CardRevealed."""
+
+    cards: list[str] | None = Field(None, min_length=2, max_length=2)
+    commitments: list[str] | None = Field(None, min_length=2, max_length=2)
+
+    @model_validator(mode="after")
+    def _one_of(self) -> "CardsCommitted":
+        if (self.cards is None) == (self.commitments is None):
+            raise ValueError("give exactly one of 'cards' or 'commitments'")
+        return self
+
+
+class CardRevealed(_Payload):
+    card: str
+    salt: str | None = None
+
+
+class Expanded(_Payload):
+    from_: Name = Field(alias="from")
+    to: Name
+    units: Units
+
+
+class ExpandMove(_Payload):
+    to: Name
+    units: Units
+
+
+class SplitExpanded(_Payload):
+    from_: Name = Field(alias="from")
+    moves: list[ExpandMove] = Field(min_length=1, max_length=2)
+
+
+class Maneuvered(_Payload):
+    """A maneuver order, or the free maneuver of the Berlin tile after an expand."""
+
+    from_: Name = Field(alias="from")
+    to: Name
+    units: Units
+    path: list[Name] | None = Field(None, description="the territory passed through, if any")
+
+
+class Taxed(_Payload):
+    city: Name
+    coins: NonNegativeInt | None = Field(None, description="claim: coins collected")
+
+
+class Purchase(_Payload):
+    item: Literal["footman", "archer", "cavalry", "siege", "castle", "crown_card"]
+    territory: Name | None = Field(None, description="where units or a castle are placed")
+    count: PositiveInt = 1
+
+
+class Spent(_Payload):
+    purchases: list[Purchase]
+    coins: NonNegativeInt | None = Field(None, description="claim: total coins paid")
+
+
+class Fortified(_Payload):
+    territory: Name
+    footmen: NonNegativeInt | None = Field(None, description="claim: Footmen added")
+
+
+class SiegeAssaulted(_Payload):
+    from_: Name = Field(alias="from")
+    target: Name
+
+
+class CasualtiesRemoved(_Payload):
+    territory: Name
+    units: Units
+
+
+class BattleStarted(_Payload):
+    territory: Name
+
+
+class BattleEnded(_Payload):
+    """Claim: who won the battle (null: both armies were eliminated)."""
+
+    territory: Name
+    winner: str | None
+
+
+class GameEnded(_Payload):
+    """Claim: the winner the recorder declares (null: no winner)."""
+
+    winner: str | None
+    reason: str | None = None
+
+
+class SeedRevealed(_Payload):
+    seed: str
+
+
+PAYLOADS: dict[str, type[_Payload]] = {
+    "GameStarted": GameStarted,
+    "BidPlaced": BidPlaced,
+    "BidRevealed": BidRevealed,
+    "DiceRolled": DiceRolled,
+    "DiceRerolled": DiceRerolled,
+    "KingdomPlaced": KingdomPlaced,
+    "CardsCommitted": CardsCommitted,
+    "CardRevealed": CardRevealed,
+    "Expanded": Expanded,
+    "SplitExpanded": SplitExpanded,
+    "Maneuvered": Maneuvered,
+    "Taxed": Taxed,
+    "Spent": Spent,
+    "Fortified": Fortified,
+    "SiegeAssaulted": SiegeAssaulted,
+    "CasualtiesRemoved": CasualtiesRemoved,
+    "BattleStarted": BattleStarted,
+    "BattleEnded": BattleEnded,
+    "GameEnded": GameEnded,
+    "SeedRevealed": SeedRevealed,
+}
+
+ORDER_EVENTS = {"Expanded": "expand", "SplitExpanded": "split_expand", "Maneuvered": "maneuver",
+                "Taxed": "tax", "Spent": "spend"}
