@@ -59,6 +59,7 @@ class Ruleset:
     digest: Callable[[State], str]
     snapshot: Callable[[State], dict]
     notes: Callable[[State], tuple[str, ...]]
+    position: Callable[[State], tuple[str, int, int]]
     legal_moves: Callable[[State], list] | None = None
 
 

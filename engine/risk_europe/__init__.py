@@ -33,6 +33,7 @@ RULESET = Ruleset(
     digest=digest,
     snapshot=board_view,
     notes=lambda s: s.notes,
+    position=lambda s: s.at,
 )
 
 __all__ = ["RULESET", "VERSION", "default_data", "load_data"]

@@ -1440,7 +1440,8 @@ def step(s: State, e: Event) -> tuple[list[Violation], State | None]:
     out = handler(s2, e, c)
     if out is None:
         return c.v, None
-    return c.v, replace(out, notes=tuple(c.notes))
+    f = s2.flow
+    return c.v, replace(out, notes=tuple(c.notes), at=(f.phase, f.round, f.turn))
 
 
 def check(s: State, e: Event) -> list[Violation]:

@@ -134,6 +134,7 @@ class State:
     step: int
     dice_log: Any                                 # (die, previous cell) chain of every die, newest first
     notes: tuple[str, ...] = ()                   # what the last event caused, for readers
+    at: tuple[str, int, int] = ("bidding", 0, 1)  # phase, round, turn in which the last event happened
 
     @property
     def active_players(self) -> tuple[PlayerId, ...]:

@@ -1,0 +1,309 @@
+"""The `ledger` command line: a thin shell over replay/ and engine/; errors become a message and an
+exit code here and nowhere else."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from ledger import exitcodes
+from ledger.logfile import LogFileError, read_log
+from replay.judge import Judgement, judge
+from replay.narrate import narrate, result_lines, steps_json
+
+app = typer.Typer(
+    name="ledger",
+    help="Record, replay and audit tabletop strategy games (Risk Europe).\n\n"
+         "Example: ledger verify sample_logs/game42.jsonl",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+)
+err = Console(stderr=True, highlight=False)
+
+BoardOpt = typer.Option(None, "--board", help="A corrected board file (JSON, same shape as the shipped one).")
+CardsOpt = typer.Option(None, "--cards", help="A corrected King's Orders card file.")
+JsonOpt = typer.Option(False, "--json", help="Machine-readable JSON on stdout.")
+
+
+def _data(board: Optional[Path], cards: Optional[Path]) -> Any:
+    if board is None and cards is None:
+        return None
+    from engine.risk_europe.board import BoardDataError, load_data
+    try:
+        return load_data(board, cards)
+    except (OSError, ValueError, BoardDataError) as exc:
+        err.print(f"ledger: cannot use the data file: {exc}")
+        raise typer.Exit(exitcodes.UNREADABLE)
+
+
+def _judge_file(path: Path, data: Any, **kw: Any) -> Judgement:
+    read = read_log(path)
+    return judge(read, data=data, **kw)
+
+
+def _emit_json(obj: Any) -> None:
+    sys.stdout.write(json.dumps(obj, indent=2, ensure_ascii=False) + "\n")
+
+
+def _progress(total: int, label: str) -> Progress | None:
+    if total < 2 or not err.is_terminal:
+        return None
+    return Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    console=err, transient=True)
+
+
+@app.command()
+def replay(
+    file: Path = typer.Argument(..., help="A game log (JSONL)."),
+    round_: Optional[int] = typer.Option(None, "--round", "-r", help="Only this round (with the board before and after)."),
+    turn: Optional[int] = typer.Option(None, "--turn", "-t", help="Only this turn (1 or 2) of each round shown."),
+    player: Optional[str] = typer.Option(None, "--player", "-p", help="Only this player's events."),
+    as_json: bool = JsonOpt,
+    board: Optional[Path] = BoardOpt,
+    cards: Optional[Path] = CardsOpt,
+) -> None:
+    """Replay a game turn by turn: each decision, the dice, what they caused, the board after each turn.
+
+    Example: ledger replay sample_logs/game42.jsonl --round 6 --turn 2
+    """
+    data = _data(board, cards)
+    try:
+        j = _judge_file(file, data, digests=True, views=True)
+    except LogFileError as exc:
+        err.print(f"ledger: {exc}")
+        raise typer.Exit(exitcodes.UNREADABLE)
+    if as_json:
+        from replay.narrate import _matches
+        steps = [s for s in j.steps if _matches(s, round_, turn, player)]
+        _emit_json({"file": j.file, "game": j.game_id, "ruleset": j.ruleset, "version": j.ruleset_version,
+                    "data": j.data_digest, "players": j.players, "steps": steps_json(j, steps),
+                    "result": j.result_dict(), "findings": [f.as_dict() for f in j.findings]})
+    else:
+        for line in narrate(j, round_=round_, turn=turn, player=player):
+            typer.echo(line)
+    raise typer.Exit(exitcodes.OK if not j.findings else exitcodes.FINDINGS)
+
+
+@app.command()
+def audit(
+    files: list[Path] = typer.Argument(..., help="One or more game logs."),
+    strict: bool = typer.Option(False, "--strict", help="Stop at the first finding of each file."),
+    as_json: bool = JsonOpt,
+    board: Optional[Path] = BoardOpt,
+    cards: Optional[Path] = CardsOpt,
+) -> None:
+    """Report every finding in the logs: file, line, seq, rule id, message, rulebook section.
+
+    Exit 0 when clean, 1 when there are findings, 2 when a file cannot be read.
+
+    Example: ledger audit sample_logs/*.jsonl
+    """
+    data = _data(board, cards)
+    worst = exitcodes.OK
+    reports = []
+    prog = _progress(len(files), "auditing")
+    if prog:
+        prog.start()
+        task = prog.add_task("audit", total=len(files))
+    for path in files:
+        try:
+            j = _judge_file(path, data, strict=strict)
+        except LogFileError as exc:
+            err.print(f"ledger: {exc}")
+            reports.append({"file": str(path), "error": str(exc)})
+            worst = max(worst, exitcodes.UNREADABLE)
+            continue
+        finally:
+            if prog:
+                prog.advance(task)
+        if j.findings or j.fatal:
+            worst = max(worst, exitcodes.FINDINGS)
+        reports.append(_audit_dict(j))
+        if not as_json:
+            for f in j.findings:
+                typer.echo(f.format())
+            if j.fatal and not j.findings:
+                typer.echo(f"{j.file}: cannot be judged: {j.fatal}")
+            if not j.findings and not j.fatal:
+                typer.echo(f"{j.file}: clean ({j.events} events)")
+    if prog:
+        prog.stop()
+    if as_json:
+        _emit_json(reports if len(files) > 1 else reports[0])
+    raise typer.Exit(worst)
+
+
+def _audit_dict(j: Judgement) -> dict:
+    return {"file": j.file, "game": j.game_id, "ruleset": j.ruleset, "version": j.ruleset_version,
+            "data": j.data_digest, "events": j.events, "clean": j.clean, "fatal": j.fatal,
+            "chain_ok": j.chain_ok, "findings": [f.as_dict() for f in j.findings],
+            "result": j.result_dict()}
+
+
+@app.command()
+def verify(
+    file: Path = typer.Argument(..., help="A game log."),
+    winner: Optional[str] = typer.Option(None, "--winner", help="The reported winner to check (default: the log's GameEnded)."),
+    as_json: bool = JsonOpt,
+    board: Optional[Path] = BoardOpt,
+    cards: Optional[Path] = CardsOpt,
+) -> None:
+    """Is this log intact, legal, and does it end with the reported result?
+
+    Exit 0: verified. 1: rule errors. 2: unreadable. 3: malformed log. 4: hash chain broken or
+    absent. 5: the reported result is not the one the rules give (see README, exit codes).
+
+    Example: ledger verify sample_logs/game42.jsonl --winner blue
+    """
+    data = _data(board, cards)
+    try:
+        j = _judge_file(file, data)
+    except LogFileError as exc:
+        err.print(f"ledger: {exc}")
+        raise typer.Exit(exitcodes.UNREADABLE)
+    v = verdict(j, winner)
+    if as_json:
+        _emit_json(v)
+    else:
+        typer.echo(f"{j.file}: {'VERIFIED' if v['verified'] else 'NOT VERIFIED'}")
+        for check in v["checks"]:
+            typer.echo(f"  [{'ok' if check['ok'] else 'FAIL'}] {check['name']}: {check['detail']}")
+        shown = j.findings[:10]
+        for f in shown:
+            typer.echo("    " + f.format())
+        if len(j.findings) > len(shown):
+            typer.echo(f"    ... and {len(j.findings) - len(shown)} more (ledger audit {j.file})")
+    raise typer.Exit(v["exit_code"])
+
+
+def verdict(j: Judgement, winner: str | None = None) -> dict:
+    """The organizer's answer: chain intact, no rule errors, declared result = the rules' result."""
+    format_problems = [f for f in j.log_findings if f.rule not in exitcodes.CHAIN_RULES]
+    chain_problems = [f for f in j.log_findings if f.rule in exitcodes.CHAIN_RULES]
+    rule_problems = j.rule_findings
+    declared = winner if winner is not None else (j.declared_winner if j.has_declared_winner else None)
+    has_declared = winner is not None or j.has_declared_winner
+    rules_winners = list(j.result.winners) if j.result else []
+    if j.result is None:
+        result_ok, result_detail = False, "the game is not over by the rules" + (f" ({j.fatal})" if j.fatal else "")
+    elif not has_declared:
+        result_ok, result_detail = False, f"no result is declared (the rules give {' and '.join(rules_winners) or 'no winner'}; pass --winner)"
+    else:
+        result_ok = (declared in rules_winners and len(rules_winners) == 1) or (declared is None and not rules_winners)
+        result_detail = f"declared {declared or 'no winner'}; the rules give {' and '.join(rules_winners) or 'no winner'}"
+    checks = [
+        {"name": "log readable", "ok": not format_problems and j.fatal is None,
+         "detail": "every line parsed" if not format_problems else f"{len(format_problems)} problem(s)"},
+        {"name": "hash chain", "ok": j.chain_ok and not chain_problems,
+         "detail": (f"intact, head {j.head[:16]}…" if j.chain_ok and j.head else
+                    f"{len(chain_problems)} problem(s)" if chain_problems else "not sealed")},
+        {"name": "rules", "ok": not rule_problems and j.fatal is None,
+         "detail": ("no rule errors" if not rule_problems else f"{len(rule_problems)} finding(s)")
+                   + (f" (ruleset {j.ruleset} {j.ruleset_version}, {j.data_digest})" if j.ruleset else "")},
+        {"name": "result", "ok": result_ok, "detail": result_detail},
+    ]
+    if format_problems or j.fatal:
+        code = exitcodes.MALFORMED
+    elif chain_problems or not j.chain_ok:
+        code = exitcodes.CHAIN
+    elif rule_problems:
+        code = exitcodes.FINDINGS
+    elif not result_ok:
+        code = exitcodes.RESULT
+    else:
+        code = exitcodes.OK
+    return {"file": j.file, "game": j.game_id, "verified": code == exitcodes.OK, "exit_code": code,
+            "checks": checks, "result": j.result_dict(), "declared_winner": declared,
+            "events": j.events, "findings": [f.as_dict() for f in j.findings]}
+
+
+@app.command()
+def schema(
+    ruleset: str = typer.Option("risk-europe", "--ruleset", help="Which ruleset's events."),
+) -> None:
+    """Print the JSON Schema of a log line (envelope and every event payload).
+
+    Example: ledger schema > risk-europe-log.schema.json
+    """
+    from ledger.schema import log_line_schema
+    try:
+        _emit_json(log_line_schema(ruleset))
+    except KeyError:
+        err.print(f"ledger: unknown ruleset {ruleset!r}")
+        raise typer.Exit(exitcodes.USAGE)
+
+
+@app.command()
+def seal(
+    file: Path = typer.Argument(..., help="A log written by hand or by another app (JSONL)."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="Where to write the sealed log (default: replace FILE)."),
+    renumber: bool = typer.Option(False, "--renumber", help="Also number the events 0, 1, 2, ... in file order."),
+) -> None:
+    """Add (or recompute) the hash chain of a log, so later edits are detected.
+
+    Example: ledger seal my-game.jsonl -o my-game.sealed.jsonl
+    """
+    from ledger.logfile import seal as seal_envelopes, write_log
+    try:
+        read = read_log(file)
+    except LogFileError as exc:
+        err.print(f"ledger: {exc}")
+        raise typer.Exit(exitcodes.UNREADABLE)
+    blocking = [p for p in read.problems if p.rule not in exitcodes.CHAIN_RULES]
+    if blocking or not read.events:
+        for p in blocking:
+            err.print(f"{file}:{p.line}: {p.rule}: {p.message}")
+        err.print(f"ledger: {file} has problems to fix before it can be sealed")
+        raise typer.Exit(exitcodes.MALFORMED)
+    envs = []
+    for i, e in enumerate(read.events):
+        env = {"v": 1, "game": e.game, "seq": i if renumber else e.seq, "type": e.type,
+               "actor": e.actor, "payload": e.payload}
+        if e.at is not None:
+            env["at"] = e.at
+        envs.append(env)
+    sealed = seal_envelopes(envs)
+    write_log(out or file, sealed)
+    typer.echo(f"sealed {len(sealed)} events into {out or file}; head {sealed[-1]['hash']}")
+
+
+@app.command()
+def rules(
+    ruleset: str = typer.Option("risk-europe", "--ruleset"),
+    as_json: bool = JsonOpt,
+) -> None:
+    """List every rule the engine enforces: id, rulebook section, the rule in words.
+
+    Example: ledger rules | grep CASTLE
+    """
+    from engine import get_ruleset
+    try:
+        rs = get_ruleset(ruleset)
+    except KeyError:
+        err.print(f"ledger: unknown ruleset {ruleset!r}")
+        raise typer.Exit(exitcodes.USAGE)
+    rows = [{"id": r.id, "section": r.section, "text": r.text} for r in rs.rules]
+    if as_json:
+        _emit_json(rows)
+        return
+    for r in rows:
+        typer.echo(f"{r['id']}  [{r['section']}]\n    {r['text']}")
+
+
+def main() -> None:  # pragma: no cover
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()
+
+
+# Commands that live in their own modules register themselves on `app` when imported.
+from ledger import cli_simulate  # noqa: E402,F401

@@ -1,0 +1,1 @@
+"""`ledger simulate` (registered on the main app)."""

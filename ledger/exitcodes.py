@@ -1,0 +1,12 @@
+"""Exit codes of the `ledger` command (README, "Exit codes")."""
+
+OK = 0          # clean / verified
+FINDINGS = 1    # rule findings (illegal events, wrong claims); for `audit`, any finding
+UNREADABLE = 2  # a file cannot be read at all (missing, a directory, binary), or a bad option
+USAGE = 2
+MALFORMED = 3   # lines that are not valid log events (JSON, envelope, payload, unknown type, truncation)
+CHAIN = 4       # the hash chain is broken or absent (edited, inserted, deleted, reordered events)
+RESULT = 5      # the declared result is not the one the rules give (or the game is not over)
+
+CHAIN_RULES = frozenset({"LOG-HASH", "LOG-CHAIN", "LOG-UNSEALED", "LOG-SEQ-GAP", "LOG-SEQ-ORDER",
+                         "LOG-SEQ-DUPLICATE", "LOG-FIRST-SEQ"})

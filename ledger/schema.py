@@ -1,0 +1,37 @@
+"""JSON Schema of a log line, generated from the envelope and the ruleset's payload models."""
+
+from __future__ import annotations
+
+from typing import Literal, Optional, Union
+
+from pydantic import ConfigDict, Field, TypeAdapter, create_model
+
+from engine import get_ruleset
+
+
+def log_line_schema(ruleset: str) -> dict:
+    """One schema for any line of a `ruleset` log: the envelope, discriminated by "type"."""
+    rs = get_ruleset(ruleset)
+    variants = []
+    for type_name, payload in rs.payload_models.items():
+        model = create_model(
+            type_name + "Line",
+            __config__=ConfigDict(extra="forbid", title=type_name),
+            v=(Literal[1], Field(description="log format version")),
+            game=(str, Field(min_length=1, description="game id, the same on every line")),
+            seq=(int, Field(ge=0, description="0 for the first event, then +1 per event")),
+            type=(Literal[type_name], ...),  # type: ignore[valid-type]
+            actor=(Optional[str], Field(description="the acting player's id; null for the table")),
+            at=(Optional[str], Field(None, description="RFC 3339 timestamp (optional)")),
+            payload=(payload, ...),
+            prev=(Optional[str], Field(None, description="hash of the previous event; null on seq 0")),
+            hash=(Optional[str], Field(None, description="sha256 of this line's canonical JSON without 'hash'")),
+        )
+        variants.append(model)
+    union = Union[tuple(variants)]  # type: ignore[valid-type]
+    schema = TypeAdapter(union).json_schema(by_alias=True)
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = f"ledger log line, format version 1, ruleset {ruleset}"
+    schema["description"] = ("One JSON object per line. See docs/log-format.md for the hash chain, "
+                             "commitments and the meaning of each event.")
+    return schema

@@ -1,0 +1,244 @@
+"""Drive a ruleset over a log: every finding (log format and rules), one record per event, the
+result the rules give, and a state digest per step when asked.
+
+How events after an illegal one are judged (docs/rulings.md, RE-RULING-AFTER-ILLEGAL): an illegal
+event that can still be carried out is applied as recorded and marked so; one that cannot is
+skipped. Either way it is a finding, and every later event is judged against the state that
+follows, so one mistake at the table is one finding, not a cascade.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from pydantic import ValidationError
+
+from engine.core.events import Event
+from engine.core.ruleset import GameResult, Ruleset, get_ruleset, ruleset_names
+from ledger.logfile import LogRead, RawEvent
+
+LOG_SECTION = "ledger log format v1 (docs/log-format.md)"
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    """One problem in a log: where (file, line, seq), which rule, what, and the rulebook section."""
+
+    file: str
+    line: int | None
+    seq: int | None
+    rule: str
+    message: str
+    section: str
+    kind: str                  # "log" (format, chain), "illegal" (a rule broken), "claim" (a wrong claim)
+    applied: bool | None = None  # for illegal events: applied as recorded (True) or skipped (False)
+
+    def where(self) -> str:
+        out = self.file
+        if self.line is not None:
+            out += f":{self.line}"
+        if self.seq is not None:
+            out += f" (seq {self.seq})"
+        return out
+
+    def format(self) -> str:
+        tail = ""
+        if self.kind == "illegal":
+            tail = " [applied as recorded]" if self.applied else " [skipped]"
+        return f"{self.where()}: {self.rule}: {self.message}{tail} — {self.section}"
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"file": self.file, "line": self.line, "seq": self.seq, "rule": self.rule,
+                "message": self.message, "section": self.section, "kind": self.kind,
+                "applied": self.applied}
+
+
+@dataclass
+class StepRecord:
+    """One event as judged: what it was, its status, its findings, what it caused."""
+
+    line: int
+    seq: int
+    type: str
+    actor: str | None
+    payload: dict
+    status: str                    # ok | claim | illegal-applied | skipped | unreadable
+    findings: list[Finding]
+    notes: tuple[str, ...]
+    position: tuple[str, int, int]  # phase, round, turn
+    digest: str | None = None
+    view: dict | None = None       # compact board after the event (when kept)
+
+
+@dataclass
+class Judgement:
+    """Everything a judge learns from one log."""
+
+    file: str
+    game_id: str | None
+    ruleset: str | None
+    ruleset_version: str | None
+    data_digest: str | None
+    players: list[str]
+    steps: list[StepRecord]
+    findings: list[Finding]
+    result: GameResult | None
+    declared_winner: str | None
+    has_declared_winner: bool
+    sealed: bool
+    chain_ok: bool
+    head: str | None
+    fatal: str | None
+    events: int
+    final_state: Any = field(default=None, repr=False)
+    start_view: dict | None = None
+
+    @property
+    def log_findings(self) -> list[Finding]:
+        return [f for f in self.findings if f.kind == "log"]
+
+    @property
+    def rule_findings(self) -> list[Finding]:
+        return [f for f in self.findings if f.kind != "log"]
+
+    @property
+    def clean(self) -> bool:
+        return not self.findings and self.fatal is None
+
+    def result_dict(self) -> dict | None:
+        return self.result.as_dict() if self.result else None
+
+
+def _payload_error(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors()[:3]:
+        loc = ".".join(str(x) for x in err.get("loc", ())) or "payload"
+        parts.append(f"{loc}: {err.get('msg', 'invalid')}" + (f" (got {err['input']!r})" if
+                     "input" in err and not isinstance(err["input"], dict) else ""))
+    more = f" (+{len(exc.errors()) - 3} more)" if len(exc.errors()) > 3 else ""
+    return "; ".join(parts) + more
+
+
+def judge(read: LogRead, *, data: Any = None, digests: bool = False, views: bool = False,
+          strict: bool = False, on_event: Callable[[int, int], None] | None = None) -> Judgement:
+    """Judge a read log with the ruleset its first event names.
+
+    `data`: board/card data to judge with (default: the ruleset's shipped data). `digests`: a
+    state digest per step; `views`: the compact board after each step; `strict`: stop at the
+    first finding.
+    """
+    name = read.name
+    findings: list[Finding] = [
+        Finding(name, p.line, p.seq, p.rule, p.message, LOG_SECTION, "log") for p in read.problems
+    ]
+    events = read.events
+    j = Judgement(file=name, game_id=events[0].game if events else None, ruleset=None,
+                  ruleset_version=None, data_digest=None, players=[], steps=[], findings=findings,
+                  result=None, declared_winner=None, has_declared_winner=False, sealed=read.sealed,
+                  chain_ok=read.chain_ok, head=read.head, fatal=None, events=len(events))
+    if strict and findings:
+        j.findings = findings[:1]
+        return j
+    if not events:
+        j.fatal = "no events could be read"
+        return j
+    first = events[0]
+    rs, start = _start(first, name, findings)
+    if rs is None:
+        j.fatal = findings[-1].message if findings else "the log does not start a game"
+        return j
+    if data is None:
+        data = rs.load_data()
+    j.ruleset, j.ruleset_version, j.data_digest = rs.name, rs.version, rs.data_digest(data)
+    j.players = [p.id for p in start.players]
+    start_problems = rs.check_start(start, data)
+    for v in start_problems:
+        findings.append(Finding(name, first.line, first.seq, v.rule, v.message, v.section,
+                                "illegal" if v.blocking else "claim", None))
+    if any(v.blocking for v in start_problems):
+        j.fatal = "the game's start cannot be judged: " + "; ".join(v.message for v in start_problems if v.blocking)
+        return j
+    state = rs.initial_state(start, data)
+    if views:
+        j.start_view = rs.snapshot(state)
+    total = len(events)
+    for i, raw in enumerate(events[1:], start=1):
+        if on_event is not None and i % 256 == 0:
+            on_event(i, total)
+        rec = _judge_one(rs, state, raw, name, digests, views)
+        state = rec[1]
+        j.steps.append(rec[0])
+        if rec[0].findings:
+            findings.extend(rec[0].findings)
+            if strict:
+                break
+        if raw.type == "GameEnded":
+            j.has_declared_winner = True
+            j.declared_winner = raw.payload.get("winner") if isinstance(raw.payload, dict) else None
+    else:
+        state = rs.conclude(state)
+    if on_event is not None:
+        on_event(total, total)
+    j.final_state = state
+    j.result = rs.result(state)
+    if strict and findings:
+        j.findings = findings[:1]
+    return j
+
+
+def _start(first: RawEvent, name: str, findings: list[Finding]):
+    def fail(message: str):
+        findings.append(Finding(name, first.line, first.seq, "RE-START", message, LOG_SECTION, "illegal", False))
+        return None, None
+
+    if first.type != "GameStarted":
+        return fail(f"a game log starts with a GameStarted event; the first event is {first.type!r}")
+    rname = first.payload.get("ruleset") if isinstance(first.payload, dict) else None
+    if rname not in ruleset_names():
+        return fail(f"unknown ruleset {rname!r}; this ledger judges {', '.join(ruleset_names())}")
+    rs = get_ruleset(rname)
+    try:
+        start = rs.payload_models[rs.start_event].model_validate(first.payload)
+    except ValidationError as exc:
+        findings.append(Finding(name, first.line, first.seq, "LOG-PAYLOAD",
+                                f"GameStarted payload: {_payload_error(exc)}", LOG_SECTION, "log"))
+        return None, None
+    return rs, start
+
+
+def _judge_one(rs: Ruleset, state: Any, raw: RawEvent, name: str, digests: bool, views: bool):
+    model = rs.payload_models.get(raw.type)
+    here = rs.position(state)
+    if model is None:
+        f = Finding(name, raw.line, raw.seq, "LOG-UNKNOWN-TYPE",
+                    f"unknown event type {raw.type!r} for {rs.name}; known: {', '.join(sorted(rs.payload_models))}",
+                    LOG_SECTION, "log")
+        return StepRecord(raw.line, raw.seq, raw.type, raw.actor, raw.payload, "unreadable", [f], (), here), state
+    try:
+        payload = model.model_validate(raw.payload)
+    except ValidationError as exc:
+        f = Finding(name, raw.line, raw.seq, "LOG-PAYLOAD", f"{raw.type} payload: {_payload_error(exc)}",
+                    LOG_SECTION, "log")
+        return StepRecord(raw.line, raw.seq, raw.type, raw.actor, raw.payload, "unreadable", [f], (), here), state
+    event = Event(raw.seq, raw.type, raw.actor, payload)
+    violations, nxt = rs.step(state, event)
+    applied = nxt is not None
+    found = [Finding(name, raw.line, raw.seq, v.rule, v.message, v.section,
+                     "illegal" if v.blocking else "claim", applied if v.blocking else None)
+             for v in violations]
+    if any(v.blocking for v in violations):
+        status = "illegal-applied" if applied else "skipped"
+    else:
+        status = "claim" if violations else "ok"
+    if applied:
+        state = nxt
+        notes, pos = rs.notes(state), rs.position(state)
+    else:
+        notes, pos = (), here
+    rec = StepRecord(raw.line, raw.seq, raw.type, raw.actor, raw.payload, status, found, notes, pos)
+    if digests:
+        rec.digest = rs.digest(state)
+    if views:
+        rec.view = rs.snapshot(state)
+    return rec, state
