@@ -187,7 +187,8 @@ def verdict(j: Judgement, winner: str | None = None) -> dict:
     """The organizer's answer: chain intact, no rule errors, declared result = the rules' result."""
     format_problems = [f for f in j.log_findings if f.rule not in exitcodes.CHAIN_RULES]
     chain_problems = [f for f in j.log_findings if f.rule in exitcodes.CHAIN_RULES]
-    rule_problems = j.rule_findings
+    result_claims = [f for f in j.rule_findings if f.event == "GameEnded"]
+    rule_problems = [f for f in j.rule_findings if f.event != "GameEnded"]
     declared = winner if winner is not None else (j.declared_winner if j.has_declared_winner else None)
     has_declared = winner is not None or j.has_declared_winner
     rules_winners = list(j.result.winners) if j.result else []
@@ -205,9 +206,10 @@ def verdict(j: Judgement, winner: str | None = None) -> dict:
          "detail": (f"intact, head {j.head[:16]}…" if j.chain_ok and j.head else
                     f"{len(chain_problems)} problem(s)" if chain_problems else "not sealed")},
         {"name": "rules", "ok": not rule_problems and j.fatal is None,
-         "detail": ("no rule errors" if not rule_problems else f"{len(rule_problems)} finding(s)")
-                   + (f" (ruleset {j.ruleset} {j.ruleset_version}, {j.data_digest})" if j.ruleset else "")},
-        {"name": "result", "ok": result_ok, "detail": result_detail},
+         "detail": ("not judged: " + j.fatal if j.fatal else
+                    "no rule errors" if not rule_problems else f"{len(rule_problems)} finding(s)")
+                   + (f" (ruleset {j.ruleset} {j.ruleset_version})" if j.ruleset else "")},
+        {"name": "result", "ok": result_ok and not result_claims, "detail": result_detail},
     ]
     if format_problems or j.fatal:
         code = exitcodes.MALFORMED
@@ -215,11 +217,13 @@ def verdict(j: Judgement, winner: str | None = None) -> dict:
         code = exitcodes.CHAIN
     elif rule_problems:
         code = exitcodes.FINDINGS
-    elif not result_ok:
+    elif not result_ok or result_claims:
         code = exitcodes.RESULT
     else:
         code = exitcodes.OK
     return {"file": j.file, "game": j.game_id, "verified": code == exitcodes.OK, "exit_code": code,
+            "ruleset": j.ruleset, "ruleset_version": j.ruleset_version, "data": j.data_digest,
+            "chain_head": j.head,
             "checks": checks, "result": j.result_dict(), "declared_winner": declared,
             "events": j.events, "findings": [f.as_dict() for f in j.findings]}
 

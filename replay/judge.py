@@ -33,6 +33,7 @@ class Finding:
     section: str
     kind: str                  # "log" (format, chain), "illegal" (a rule broken), "claim" (a wrong claim)
     applied: bool | None = None  # for illegal events: applied as recorded (True) or skipped (False)
+    event: str | None = None     # the event type, when the line was read
 
     def where(self) -> str:
         out = self.file
@@ -49,9 +50,9 @@ class Finding:
         return f"{self.where()}: {self.rule}: {self.message}{tail} — {self.section}"
 
     def as_dict(self) -> dict[str, Any]:
-        return {"file": self.file, "line": self.line, "seq": self.seq, "rule": self.rule,
-                "message": self.message, "section": self.section, "kind": self.kind,
-                "applied": self.applied}
+        return {"file": self.file, "line": self.line, "seq": self.seq, "event": self.event,
+                "rule": self.rule, "message": self.message, "section": self.section,
+                "kind": self.kind, "applied": self.applied}
 
 
 @dataclass
@@ -213,19 +214,19 @@ def _judge_one(rs: Ruleset, state: Any, raw: RawEvent, name: str, digests: bool,
     if model is None:
         f = Finding(name, raw.line, raw.seq, "LOG-UNKNOWN-TYPE",
                     f"unknown event type {raw.type!r} for {rs.name}; known: {', '.join(sorted(rs.payload_models))}",
-                    LOG_SECTION, "log")
+                    LOG_SECTION, "log", None, raw.type)
         return StepRecord(raw.line, raw.seq, raw.type, raw.actor, raw.payload, "unreadable", [f], (), here), state
     try:
         payload = model.model_validate(raw.payload)
     except ValidationError as exc:
         f = Finding(name, raw.line, raw.seq, "LOG-PAYLOAD", f"{raw.type} payload: {_payload_error(exc)}",
-                    LOG_SECTION, "log")
+                    LOG_SECTION, "log", None, raw.type)
         return StepRecord(raw.line, raw.seq, raw.type, raw.actor, raw.payload, "unreadable", [f], (), here), state
     event = Event(raw.seq, raw.type, raw.actor, payload)
     violations, nxt = rs.step(state, event)
     applied = nxt is not None
     found = [Finding(name, raw.line, raw.seq, v.rule, v.message, v.section,
-                     "illegal" if v.blocking else "claim", applied if v.blocking else None)
+                     "illegal" if v.blocking else "claim", applied if v.blocking else None, raw.type)
              for v in violations]
     if any(v.blocking for v in violations):
         status = "illegal-applied" if applied else "skipped"

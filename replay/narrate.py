@@ -112,7 +112,7 @@ def narrate(j: Judgement, *, round_: int | None = None, turn: int | None = None,
     title = f"{j.file}: game {j.game_id!r}, {j.ruleset or '?'} (ruleset {j.ruleset_version or '?'})"
     out.append(title)
     if j.data_digest:
-        out.append(f"  judged with {j.data_digest}")
+        out.append("  judged with " + " ".join(part[:part.index(":") + 13] + "…" for part in j.data_digest.split()))
     if j.players:
         out.append(f"  players, clockwise: {', '.join(j.players)}")
     selected = [s for s in j.steps if _matches(s, round_, turn, player)]
