@@ -19,7 +19,7 @@ class LogRecorder:
     def add(self, type_: str, actor: str | None = None, **payload: Any) -> dict:
         """Append one event; a payload key `from_` is written as "from"."""
         if "from_" in payload:
-            payload["from"] = payload.pop("from_")
+            payload = {"from": payload.pop("from_"), **payload}
         env = make_envelope(self.game, len(self.envelopes), type_, actor, payload, at=self.at)
         self.envelopes.append(env)
         return env

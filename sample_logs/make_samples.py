@@ -47,7 +47,7 @@ class Scenario:
 
     def e(self, type_: str, actor: str | None = None, **payload) -> "Scenario":
         if "from_" in payload:
-            payload["from"] = payload.pop("from_")
+            payload = {"from": payload.pop("from_"), **payload}
         event = Event(len(self.envelopes), type_, actor, PAYLOADS[type_].model_validate(payload))
         violations, nxt = RULESET.step(self.state, event)
         if violations:

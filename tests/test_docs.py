@@ -1,0 +1,40 @@
+"""Examples in the docs run as tests: every example line of docs/log-format.md is a valid event,
+and the ones quoted from game42 are exactly what sample_logs/game42.jsonl holds."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from engine.risk_europe.events import PAYLOADS
+
+ROOT = Path(__file__).resolve().parent.parent
+DOC = (ROOT / "docs" / "log-format.md").read_text("utf-8")
+EXAMPLES = [json.loads(line) for block in re.findall(r"```json\n(.*?)```", DOC, re.S)
+            for line in block.splitlines() if line.strip() and "…" not in line.split('"payload"')[1]]
+GAME42 = {json.loads(line)["seq"]: json.loads(line)
+          for line in (ROOT / "sample_logs" / "game42.jsonl").read_text("utf-8").splitlines()}
+
+
+def test_the_doc_has_an_example_of_every_event_type():
+    shown = {e["type"] for e in EXAMPLES} | set(re.findall(r'"type":"(\w+)"', DOC))
+    assert set(PAYLOADS) <= shown
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: f"{e['game']}:{e['seq']}:{e['type']}")
+def test_example_payload_is_valid(example):
+    PAYLOADS[example["type"]].model_validate(example["payload"])
+
+
+@pytest.mark.parametrize("example", [e for e in EXAMPLES if e["game"] == "game42"],
+                         ids=lambda e: f"seq{e['seq']}:{e['type']}")
+def test_game42_examples_are_quoted_exactly(example):
+    real = GAME42[example["seq"]]
+    assert (real["type"], real["actor"]) == (example["type"], example["actor"])
+    payload = dict(example["payload"])
+    if example["type"] == "GameStarted":
+        payload["players"] = [{"id": p["id"]} for p in payload["players"]]
+    assert real["payload"] == payload
