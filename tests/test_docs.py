@@ -38,3 +38,12 @@ def test_game42_examples_are_quoted_exactly(example):
     if example["type"] == "GameStarted":
         payload["players"] = [{"id": p["id"]} for p in payload["players"]]
     assert real["payload"] == payload
+
+
+def test_every_ruling_in_the_doc_has_its_test():
+    rulings = (ROOT / "docs" / "rulings.md").read_text("utf-8")
+    tests = "".join(p.read_text("utf-8") for p in (ROOT / "tests").glob("test_*.py"))
+    ids = re.findall(r"^### (RE-RULING-[A-Z-]+)", rulings, re.M)
+    assert len(ids) >= 15
+    for rid in ids:
+        assert "test_" + rid.replace("-", "_") in tests, f"{rid} has no test"
