@@ -1,0 +1,28 @@
+"""Run the benchmark suite and print its figures: python bench/run.py [replay|ingest|odds|all]."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+SUITES = {"replay": "bench.bench_replay", "ingest": "bench.bench_ingest", "odds": "bench.bench_odds"}
+
+
+def main(argv: list[str]) -> None:
+    wanted = argv or ["all"]
+    names = list(SUITES) if "all" in wanted else wanted
+    for name in names:
+        try:
+            module = importlib.import_module(SUITES[name])
+        except ModuleNotFoundError as exc:
+            print(f"== {name}: not available ({exc})")
+            continue
+        print(f"== {name}")
+        module.main()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
