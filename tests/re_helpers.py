@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import replace as _replace
+
 from engine.core.events import Event
 from engine.risk_europe import RULESET
 from engine.risk_europe.board import default_data
 from engine.risk_europe.events import PAYLOADS
+from engine.risk_europe.state import Terr, Units
 
 SEATS = ("blue", "orange", "red", "green")
 _seq = [0]
@@ -74,3 +77,114 @@ DEFAULT_CARDS = {
     "red": ("expand-maneuver-fortify-1", "tax-spend-1"),
     "green": ("expand-maneuver-fortify-1", "tax-spend-1"),
 }
+
+ROUND_CARDS = (
+    DEFAULT_CARDS,
+    {p: ("expand-maneuver-fortify-2", "tax-spend-2") for p in SEATS},
+    {p: ("split-maneuver-1", "expand-maneuver-siege") for p in SEATS},
+    {p: ("split-maneuver-2", "tax-spend-king") for p in SEATS},
+)
+"""Four rounds of commitments that play each player's eight cards once (round 4 ends in King Me)."""
+
+
+# --- focused positions -----------------------------------------------------------------------
+# A rule test may build its position directly: replace territories or players on a State, then
+# play one event against it. The turn flow still comes from real events (cards, reveals).
+
+EXPAND_CARD = "expand-maneuver-fortify-1"
+SIEGE_CARD = "expand-maneuver-siege"
+SPLIT_CARD = "split-maneuver-1"
+TAX_CARD = "tax-spend-1"
+KING_CARD = "tax-spend-king"
+
+
+def held(owner, footman=0, archer=0, cavalry=0, siege=0, *, castle=False, since=0) -> Terr:
+    """A territory `owner` controls with these units (no dispute)."""
+    return Terr(owner=owner, units=Units(footman, archer, cavalry, siege), castle=castle, since=since)
+
+
+def disputed(owner, units: Units, attacker, attacker_units: Units, *, castle=False, since=0) -> Terr:
+    """A territory `owner` defends against `attacker`."""
+    return Terr(owner=owner, units=units, attacker=attacker, attacker_units=attacker_units,
+                castle=castle, since=since)
+
+
+def with_board(state, board: dict, *, clear=False):
+    """The state with these territories (name -> Terr) replaced; `clear` empties the rest first."""
+    terr = {t: Terr() for t in state.terr} if clear else dict(state.terr)
+    for name, x in board.items():
+        assert name in terr, f"no territory {name!r}"
+        terr[name] = x
+    return _replace(state, terr=terr)
+
+
+def with_player(state, player, **fields):
+    """The state with some of `player`'s fields (coins, crown_cards...) replaced."""
+    players = dict(state.players)
+    players[player] = players[player]._replace(**fields)
+    return _replace(state, players=players)
+
+
+def _slots(state):
+    n = len(state.flow.order)
+    return [(t, i) for t in (1, 2) for i in range(n)]
+
+
+def reveal_to(state, player, turn=1):
+    """Reveal every committed card (those players pass) up to and including `player`'s card
+    for `turn`; `player` is then to act."""
+    f = state.flow
+    slots = _slots(state)
+    here = slots.index((f.turn, f.index)) + (1 if f.card is not None else 0)
+    target = slots.index((turn, f.order.index(player)))
+    assert here <= target, f"{player}'s turn {turn} has passed"
+    for t, i in slots[here:target + 1]:
+        p = state.flow.order[i]
+        state = fold(state, ev("CardRevealed", p, card=state.players[p].stack[t - 1]))
+    return state
+
+
+def turn_of(player, card=EXPAND_CARD, state=None, *, bottom=None, turn=1, cards=None):
+    """`player` to act on `turn` with `card` revealed (everyone before them passed).
+
+    From `state` (default: `placed()`) in the commit phase, every player commits: `player`
+    commits (`card`, `bottom`) (or (`bottom`, `card`) for turn 2), the others `cards` or
+    DEFAULT_CARDS."""
+    s = placed() if state is None else state
+    if s.flow.phase == "commit":
+        deck = dict(DEFAULT_CARDS if cards is None else cards)
+        other = bottom or (TAX_CARD if card != TAX_CARD else "tax-spend-2")
+        deck[player] = (card, other) if turn == 1 else (other, card)
+        s = commit_all(s, {p: deck[p] for p in s.flow.order})
+    return reveal_to(s, player, turn)
+
+
+def finish_turns(state):
+    """Reveal every card still to come (the players pass) and close the last turn: the state
+    is then in the battles (if any territory is disputed) or in the next round."""
+    f = state.flow
+    if f.phase == "turn":
+        slots = _slots(state)
+        here = slots.index((f.turn, f.index)) + (1 if f.card is not None else 0)
+        for t, i in slots[here:]:
+            p = state.flow.order[i]
+            state = fold(state, ev("CardRevealed", p, card=state.players[p].stack[t - 1]))
+    return RULESET.conclude(state)
+
+
+def play_round(state, cards=None):
+    """A whole round in which everybody reveals their cards and passes."""
+    state = commit_all(state, {p: (cards or DEFAULT_CARDS)[p] for p in state.flow.order})
+    return finish_turns(state)
+
+
+def in_battles(state):
+    """The state moved to the battles at the end of its round (a focused position)."""
+    f = state.flow
+    return _replace(state, flow=f._replace(phase="battles", card=None, order_done=None, pending=None),
+                    step=f.round * 1000 + 999)
+
+
+def units_in(state, territory) -> Units:
+    return state.terr[territory].units
+

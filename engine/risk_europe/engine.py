@@ -815,7 +815,8 @@ def _maneuvered(s: State, e: Event, c: _Ctx) -> State | None:
         c.bad("RE-MANEUVER-PATH", f"{to} is not within two territories of {frm}{via} through "
               f"territories {actor} controls (units stop on entering a dispute)")
     terr = dict(s.terr)
-    terr[frm] = src._replace(units=left) if left.total else Terr(castle=src.castle, since=s.step)
+    emptied = left.total == 0 and not src.is_disputed     # the attacker stays in a dispute left empty
+    terr[frm] = Terr(castle=src.castle, since=s.step) if emptied else src._replace(units=left)
     if dst.owner == actor:
         terr[to] = dst._replace(units=dst.units + units)
     else:
@@ -933,7 +934,7 @@ def _spent(s: State, e: Event, c: _Ctx) -> State | None:
             continue
         if x.is_disputed:
             c.bad("RE-SPEND-PLACE", f"{t} is in dispute; recruits cannot be placed there")
-        if not (t in s.data.cities or x.castle or _kiev_ok(s, actor, t)):
+        elif not (t in s.data.cities or x.castle or _kiev_ok(s, actor, t)):
             c.bad("RE-SPEND-PLACE", f"{t} is neither a city nor a castle territory"
                   + (" connected to Kiev" if has_tile(s, actor, "Kiev") else ""))
         u = Units(**{kind: n})
