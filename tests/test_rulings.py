@@ -226,3 +226,58 @@ def test_RE_RULING_DATA_a_corrected_board_changes_the_judgement(tmp_path):
     j = judge(read_log("sample_logs/game42.jsonl"), data=data)
     assert any(f.rule == "RE-EXPAND-ADJACENT" and f.seq == 14 for f in j.findings)
     assert j.data_digest != judge(read_log("sample_logs/game42.jsonl")).data_digest
+
+
+def test_RE_RULING_RECLAIM_PAYS_an_emptied_city_pays_its_tax_value_again():
+    s = board(turn_of(placed(), "orange", E1), Galicia=("orange", Units(footman=4), False))
+    t = dict(s.terr)
+    t["Poland"] = Terr()     # Warsaw was held before and emptied (its crown went back to the reserve)
+    s = replace(s, terr=t)
+    coins = s.players["orange"].coins
+    s = fold(s, ev("Expanded", "orange", from_="Galicia", to="Poland", units={"footman": 1}))
+    assert s.players["orange"].coins == coins + 2
+
+
+def test_RE_RULING_REROLL_FIRST_CYCLE_the_castle_reroll_is_available_in_the_first_cycle():
+    s = placed()
+    s = board(s, Poland=("blue", Units(archer=6), True, "orange", Units(archer=2, footman=4)))
+    s = replace(s, flow=s.flow._replace(phase="battles"), marker="blue")
+    s = fold(s, ev("BattleStarted", "blue", territory="Poland"),
+             ev("DiceRolled", None, rolls={"blue": [1, 1, 1, 1, 1, 1], "orange": [5, 6]}))
+    assert s.battle.cycle == 1
+    assert rules_of(s, ev("DiceRerolled", "blue", rolls={"blue": [6, 6, 1, 1, 1, 1]})) == []
+
+
+def test_RE_RULING_KIEV_DISPUTED_no_recruiting_through_a_disputed_kiev():
+    s = placed()
+    s = board(turn_of(s, "orange", T1), Rusland=("orange", Units(footman=6), True, "blue", Units(footman=1)),
+              Galicia=("orange", Units(footman=4), False))
+    assert "RE-SPEND-PLACE" in rules_of(s, ev("Spent", "orange", purchases=[
+        {"item": "footman", "territory": "Galicia"}]))
+    s2 = board(turn_of(placed(), "orange", T1), Galicia=("orange", Units(footman=4), False))
+    assert rules_of(s2, ev("Spent", "orange", purchases=[{"item": "footman", "territory": "Galicia"}])) == []
+
+
+def test_RE_RULING_DEFENDER_LEAVE_COUNT_units_are_counted_not_matched_by_type():
+    s = board(turn_of(placed(), "blue", E1),
+              Bohemia=("blue", Units(footman=1, archer=3), False, "orange", Units(siege=1, cavalry=1)))
+    ok = ev("Expanded", "blue", from_="Bohemia", to="Bavaria", units={"archer": 2})
+    assert rules_of(s, ok) == []
+    too_many = ev("Expanded", "blue", from_="Bohemia", to="Bavaria", units={"archer": 3})
+    assert rules_of(s, too_many) == ["RE-EXPAND-DEFENDER-LEAVE"]
+
+
+def test_RE_RULING_TAX_TILES_IN_LINE_a_tile_pays_when_its_city_is_in_the_taxed_line():
+    s = board(turn_of(placed(), "red", T1), England=("red", Units(footman=1), False),
+              Normandy=("red", Units(footman=1), False))
+    s = fold(s, ev("Taxed", "red", city="Paris"))
+    assert s.terr["England"].units.archer == 2       # London's tile, though Paris was chosen
+    assert s.terr["France"].units.cavalry == 1       # and Paris's own
+
+
+def test_RE_RULING_EMPTY_SIDE_a_battle_with_an_army_already_gone_ends_without_dice():
+    s = placed()
+    s = board(s, Bohemia=("blue", Units(), False, "orange", Units(footman=2)))
+    s = replace(s, flow=s.flow._replace(phase="battles", round=1), marker="blue")
+    s = fold(s, ev("BattleStarted", "blue", territory="Bohemia"))
+    assert s.battle is None and s.terr["Bohemia"].owner == "orange"

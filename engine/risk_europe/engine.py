@@ -1141,7 +1141,10 @@ def _battle_started(s: State, e: Event, c: _Ctx) -> State | None:
     b = Battle(territory=t, attacker=x.attacker, defender=x.owner, castle=x.castle, rank=rank)
     c.note(f"Battle for {t}: {x.attacker} ({x.attacker_units.describe()}) attacks {x.owner} "
            f"({x.units.describe()}){' behind a castle' if x.castle else ''}")
-    return replace(s, battle=b)
+    s = replace(s, battle=b)
+    if x.units.total == 0 or x.attacker_units.total == 0:
+        return _battle_end(s, c)        # an army already gone (RE-RULING-EMPTY-SIDE): no dice
+    return s
 
 
 def _can_reroll(s: State, b: Battle) -> bool:
