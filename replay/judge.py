@@ -55,7 +55,7 @@ class Finding:
                 "kind": self.kind, "applied": self.applied}
 
 
-@dataclass
+@dataclass(slots=True)
 class StepRecord:
     """One event as judged: what it was, its status, its findings, what it caused."""
 

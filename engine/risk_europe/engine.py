@@ -11,7 +11,7 @@ values are used.
 
 from __future__ import annotations
 
-from dataclasses import replace
+from engine.risk_europe.state import evolve as replace
 from typing import Callable
 
 from engine.core.canonical import sha256_hex
@@ -1445,7 +1445,13 @@ def step(s: State, e: Event) -> tuple[list[Violation], State | None]:
     if out is None:
         return c.v, None
     f = s2.flow
-    return c.v, replace(out, notes=tuple(c.notes), at=(f.phase, f.round, f.turn))
+    notes, at = tuple(c.notes), (f.phase, f.round, f.turn)
+    if out is s:
+        return c.v, replace(out, notes=notes, at=at)
+    # `out` was made during this step and no one else holds it yet: stamp it in place
+    object.__setattr__(out, "notes", notes)
+    object.__setattr__(out, "at", at)
+    return c.v, out
 
 
 def check(s: State, e: Event) -> list[Violation]:
