@@ -161,6 +161,11 @@ def judge(read: LogRead, *, data: Any = None, digests: bool = False, views: bool
         j.fatal = "the game's start cannot be judged: " + "; ".join(v.message for v in start_problems if v.blocking)
         return j
     state = rs.initial_state(start, data)
+    if rs.reveal_seed is not None:
+        revealed = [e.payload.get("seed") for e in events if e.type == "SeedRevealed"
+                    and isinstance(e.payload, dict) and isinstance(e.payload.get("seed"), str)]
+        if revealed:
+            state = rs.reveal_seed(state, revealed[-1])
     if views:
         j.start_view = rs.snapshot(state)
     total = len(events)

@@ -36,3 +36,19 @@ class SeededDice:
     def roll(self, n: int) -> list[int]:
         self.drawn += n
         return [next(self._it) for _ in range(n)]
+
+
+class DiceTape:
+    """The faces of a seed's stream, readable by position. It extends itself on demand; its
+    content is a function of the seed alone, so states may share one."""
+
+    def __init__(self, seed: str):
+        self.seed = seed
+        self._it = dice_stream(seed)
+        self._faces: list[int] = []
+
+    def take(self, start: int, count: int) -> list[int]:
+        """Faces start .. start+count-1 (0-based) of the stream."""
+        while len(self._faces) < start + count:
+            self._faces.append(next(self._it))
+        return self._faces[start:start + count]

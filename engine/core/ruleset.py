@@ -60,6 +60,7 @@ class Ruleset:
     snapshot: Callable[[State], dict]
     notes: Callable[[State], tuple[str, ...]]
     position: Callable[[State], tuple[str, int, int]]
+    reveal_seed: Callable[[State, str], State] | None = None
     legal_moves: Callable[[State], list] | None = None
 
 

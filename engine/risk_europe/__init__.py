@@ -34,6 +34,7 @@ RULESET = Ruleset(
     snapshot=board_view,
     notes=lambda s: s.notes,
     position=lambda s: s.at,
+    reveal_seed=_engine.reveal_seed,
 )
 
 __all__ = ["RULESET", "VERSION", "default_data", "load_data"]

@@ -15,7 +15,7 @@ from engine.risk_europe.state import evolve as replace
 from typing import Callable
 
 from engine.core.canonical import sha256_hex
-from engine.core.dice import dice_stream
+from engine.core.dice import DiceTape, dice_stream
 from engine.core.events import Event
 from engine.core.rules import Violation
 from engine.core.ruleset import GameResult
@@ -229,11 +229,20 @@ def _step_of(round_: int, turn: int, index: int, n: int) -> int:
     return round_ * 1000 + 1 + (turn - 1) * n + index
 
 
-def _log_dice(s: State, values: list[int]):
+def _roll(s: State, values: list[int], c: _Ctx) -> State:
+    """Record dice in the game's dice log; in a seeded game whose seed the judge already knows,
+    check each die against the seed's stream here, at its own line (RE-DICE-SEED)."""
     cell = s.dice_log
     for v in values:
         cell = (v, cell)
-    return cell
+    n = s.dice_count
+    if s.dice_tape is not None:
+        want = s.dice_tape.take(n, len(values))
+        if list(values) != want:
+            k = next(i for i, (a, b) in enumerate(zip(values, want)) if a != b)
+            c.bad("RE-DICE-SEED", f"die #{n + k + 1} of the game shows {values[k]}; the revealed seed "
+                  f"gives {want[k]} (dice here {list(values)}, seed {want})")
+    return replace(s, dice_log=cell, dice_count=n + len(values))
 
 
 def _seat_ordered_rolls(s: State, rolls: dict[str, list[int]]) -> list[int]:
@@ -471,7 +480,7 @@ def _rolloff(s: State, e: Event, c: _Ctx) -> State | None:
         return c.skip("RE-BID-TIE", f"each tied player rolls one die; got {dict(rolls)!r}")
     if _bad_faces(rolls):
         return c.skip("RE-DICE-FACES", f"dice must show 1-6; got {dict(rolls)!r}")
-    s = replace(s, dice_log=_log_dice(s, _seat_ordered_rolls(s, rolls)))
+    s = _roll(s, _seat_ordered_rolls(s, rolls), c)
     top = max(d[0] for d in rolls.values())
     best = tuple(p for p in tied if rolls[p][0] == top)
     c.note("Roll-off: " + ", ".join(f"{p} {rolls[p][0]}" for p in tied))
@@ -1052,7 +1061,7 @@ def _siege_dice(s: State, e: Event, c: _Ctx) -> State | None:
     x = s.terr[target]
     owed = min(hits, x.units.total)
     c.note(f"Siege assault dice {dice}: {hits} hit{'s' if hits != 1 else ''} on {x.owner} in {target}")
-    s = replace(s, dice_log=_log_dice(s, dice))
+    s = _roll(s, dice, c)
     pending = ("casualties", target, x.owner, owed) if owed else None
     return replace(s, flow=s.flow._replace(pending=pending))
 
@@ -1190,7 +1199,7 @@ def _battle_dice(s: State, e: Event, c: _Ctx) -> State | None:
     if len(att) != na or len(dfn) != nd:
         c.bad("RE-BATTLE-DICE", f"{RANK_NAME[b.rank]} in {b.territory}: {b.attacker} rolls {na} and "
               f"{b.defender} rolls {nd} dice; the log has {len(att)} and {len(dfn)}")
-    s = replace(s, dice_log=_log_dice(s, _seat_ordered_rolls(s, rolls)))
+    s = _roll(s, _seat_ordered_rolls(s, rolls), c)
     owed = _battle_owed(s, b, att, dfn)
     ah, dh = rank_hits(b.rank, att, dfn)
     c.note(f"{RANK_NAME[b.rank]} in {b.territory} (cycle {b.cycle}): {b.attacker} {att or '-'} "
@@ -1224,7 +1233,7 @@ def _dice_rerolled(s: State, e: Event, c: _Ctx) -> State | None:
         return c.skip("RE-CASTLE-DEFENSE", f"{b.defender} rolled no dice in {RANK_NAME[b.rank]}")
     if len(dice) != len(b.rolls[1]):
         c.bad("RE-CASTLE-DEFENSE", f"a re-roll is of all {len(b.rolls[1])} dice of the rank; the log has {len(dice)}")
-    s = replace(s, dice_log=_log_dice(s, dice))
+    s = _roll(s, dice, c)
     owed = _battle_owed(s, b, b.rolls[0], dice)
     ah, dh = rank_hits(b.rank, b.rolls[0], dice)
     c.note(f"Castle defense: {b.defender} re-rolls {list(b.rolls[1])} → {dice}; now {b.attacker} scores "
@@ -1355,6 +1364,9 @@ def _seed_revealed(s: State, e: Event, c: _Ctx) -> State | None:
     if sha256_hex(seed) != (s.seed_hash or "").lower():
         c.bad("RE-DICE-SEED", "the revealed seed does not match the seed hash published at the start")
         return s
+    if s.dice_tape is not None:
+        c.note(f"Seed revealed: its hash matches; all {s.dice_count} dice were checked at their own lines")
+        return s
     dice: list[int] = []
     cell = s.dice_log
     while cell is not None:
@@ -1477,3 +1489,12 @@ def conclude(s: State) -> State:
 
 def result(s: State) -> GameResult | None:
     return s.result
+
+
+def reveal_seed(s: State, seed: str) -> State:
+    """A judge that has read the whole log knows the seed revealed at its end: with it, every die
+    is checked at its own line. A seed that does not match the published hash changes nothing
+    (SeedRevealed reports it)."""
+    if s.dice_mode != "seeded" or sha256_hex(seed) != (s.seed_hash or "").lower():
+        return s
+    return replace(s, dice_tape=DiceTape(seed))

@@ -135,6 +135,8 @@ class State:
     dice_log: Any                                 # (die, previous cell) chain of every die, newest first
     notes: tuple[str, ...] = ()                   # what the last event caused, for readers
     at: tuple[str, int, int] = ("bidding", 0, 1)  # phase, round, turn in which the last event happened
+    dice_count: int = 0                           # dice rolled so far
+    dice_tape: Any = None                         # the revealed seed's dice (DiceTape), when known
 
     @property
     def active_players(self) -> tuple[PlayerId, ...]:
