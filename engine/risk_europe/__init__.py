@@ -2,6 +2,7 @@
 
 from engine.core.ruleset import Ruleset
 from engine.risk_europe import engine as _engine
+from engine.risk_europe import legal as _legal
 from engine.risk_europe.board import GameData, default_data, load_data
 from engine.risk_europe.events import PAYLOADS
 from engine.risk_europe.rules import RULES
@@ -35,6 +36,7 @@ RULESET = Ruleset(
     notes=lambda s: s.notes,
     position=lambda s: s.at,
     reveal_seed=_engine.reveal_seed,
+    legal_moves=_legal.legal_moves,
 )
 
 __all__ = ["RULESET", "VERSION", "default_data", "load_data"]

@@ -3,6 +3,7 @@
     legal_moves(state, secrets=None) -> [Move]      every decision the engine accepts now
     chance_needed(state) -> ChanceSpec | None       who rolls how many dice, for what
     can_end_turn(state) -> bool                     may the current player stop acting?
+    dice_for(state, move) -> ChanceSpec | None      the dice a move brings (the castle re-roll)
 
 A Move is (actor, event type, payload): the event that records a decision, in its open form (a bid
 as an amount, cards as card ids); a recorder that keeps them hidden turns them into commitments.
@@ -20,7 +21,9 @@ a UI only its own), and claims (coins, winners). The end of a turn is not an eve
 current player may stop whenever `can_end_turn` says so, and the moves that follow are offered
 alongside the player's own (the next player's reveal; after the last turn of a round the first
 battle to fight or the next round's cards). The castle defense re-roll is a decision that carries
-dice: its Move names the dice in `dice` and the caller fills `payload["rolls"]`.
+dice: `dice_for` says which, and `Move.event(rolls=...)` puts them in. Orders that would do nothing
+(an expand of no units, a spend of no coins) are legal but not offered: ending the turn is the
+same.
 
 For speed, a bot may score `candidate_moves` (or `turn_actions` and `turn_end_moves`, the two
 halves of a turn's moves) and check only the one it picks with `is_accepted`.
@@ -38,7 +41,7 @@ from engine.risk_europe import engine
 from engine.risk_europe.board import UNIT_TYPES, Territory
 from engine.risk_europe.engine import COST, RANK_UNIT, expected_dice, has_tile, reserve, supply_line
 from engine.risk_europe.events import PAYLOADS
-from engine.risk_europe.state import NO_UNITS, PlayerId, State, Units
+from engine.risk_europe.state import PlayerId, State, Units
 
 STRONGEST_FIRST = ("siege", "cavalry", "archer", "footman")
 CHEAPEST_FIRST = ("footman", "archer", "cavalry", "siege")
@@ -65,21 +68,18 @@ class ChanceSpec(NamedTuple):
 
 
 class Move(NamedTuple):
-    """One decision: the event that records it. `dice`: the dice this move still needs (the
-    castle defense re-roll), to be put into `payload["rolls"]` with `ChanceSpec.payload`."""
+    """One decision: (actor, event type, payload), the event that records it."""
 
     actor: PlayerId | None
     type: str
     payload: dict
-    dice: ChanceSpec | None = None
 
     def event(self, seq: int = 0, rolls: Mapping[PlayerId, list[int]] | None = None) -> Event:
-        """The engine event for this move (with `rolls` filled in when the move needs dice)."""
+        """The engine event for this move; `rolls` are the dice of a move that brings dice
+        (see `dice_for`)."""
         payload = self.payload
-        if self.dice is not None:
-            if rolls is None:
-                rolls = {p: [1] * n for p, n in self.dice.dice}
-            payload = {**payload, **self.dice.payload(rolls)}
+        if rolls is not None:
+            payload = {**payload, "rolls": {p: list(d) for p, d in rolls.items()}}
         return Event(seq, self.type, self.actor, PAYLOADS[self.type].model_validate(payload))
 
 
@@ -122,9 +122,22 @@ def candidate_moves(s: State, secrets: Secrets | None = None) -> list[Move]:
 
 
 def is_accepted(s: State, move: Move) -> bool:
-    """Does the engine carry out `move` in `s` without a blocking violation?"""
-    violations, nxt = engine.step(s, move.event())
+    """Does the engine carry out `move` in `s` without a blocking violation? (A move that brings
+    dice is tried with sixes: what the dice show does not make it legal or not.)"""
+    spec = dice_for(s, move)
+    rolls = None if spec is None else {p: [6] * n for p, n in spec.dice}
+    violations, nxt = engine.step(s, move.event(rolls=rolls))
     return nxt is not None and not any(v.blocking for v in violations)
+
+
+def dice_for(s: State, move: Move) -> ChanceSpec | None:
+    """The dice `move` brings with it: the castle defense re-roll (all the defender's dice of the
+    rank just rolled); None for every other move."""
+    b = s.battle
+    if move.type != "DiceRerolled" or b is None:
+        return None
+    return ChanceSpec("reroll", ((b.defender, len(b.rolls[1])),), territory=b.territory, rank=b.rank,
+                      event_type="DiceRerolled")
 
 
 def is_last_turn(s: State) -> bool:
@@ -318,7 +331,8 @@ def unit_choices(units: Units, keep: int, need_siege: bool = False) -> list[Unit
         if movable.siege < 1:
             return []
         groups = [g if g.siege else g.minus(take(g, 1, CHEAPEST_FIRST)) + Units(siege=1) for g in groups]
-        groups.append(Units(siege=1) + take(movable.minus(Units(siege=1)), max(0, m // 2 - 1), CHEAPEST_FIRST))
+        escort = take(movable.minus(Units(siege=1)), max(0, m // 2 - 1), CHEAPEST_FIRST)
+        groups.append(Units(siege=1) + escort)
     return _unique(g for g in groups if g.total > 0)
 
 
@@ -372,7 +386,8 @@ def _split_expands(s: State, p: PlayerId) -> list[Move]:
         targets = _expand_targets(s, p, frm)
         for t, siege in targets:
             for g in unit_choices(units, keep, siege):
-                out.append(Move(p, "SplitExpanded", {"from": frm, "moves": [{"to": t, "units": g.as_dict()}]}))
+                out.append(Move(p, "SplitExpanded",
+                                {"from": frm, "moves": [{"to": t, "units": g.as_dict()}]}))
         movable = units.minus(take(units, keep, CHEAPEST_FIRST))
         if movable.total < 2:
             continue
@@ -590,9 +605,7 @@ def _battle_moves(s: State) -> list[Move]:
     out = []
     x = s.terr[b.territory]
     if b.castle and not b.reroll_used and b.stage == "rolled" and b.rolls[1]:
-        spec = ChanceSpec("reroll", ((b.defender, len(b.rolls[1])),), territory=b.territory,
-                          rank=b.rank, event_type="DiceRerolled")
-        out.append(Move(b.defender, "DiceRerolled", {}, dice=spec))
+        out.append(Move(b.defender, "DiceRerolled", {"territory": b.territory, "rank": b.rank}))
     for p, n in b.owed:
         units = x.units if p == b.defender else x.attacker_units
         out += _casualties(p, b.territory, units, n)

@@ -1,0 +1,281 @@
+"""Simulated games: four seeded bots play Risk Europe to the end and the game is written as a
+sealed log in digital-play form.
+
+    simulate_game(seed, game_id) -> [envelope]          one game, sealed
+    simulate_games(games, seed, out_dir) -> [Path]      game-0001.jsonl, game-0002.jsonl, ...
+
+What a simulated log holds: GameStarted with seeded dice (the SHA-256 of the seed text is
+published), every die drawn in order from `SeededDice(seed text)` (a battle rank's dice for its
+players in seat order, the order the engine checks them in), bids and cards as commitments
+(BidPlaced then BidRevealed; CardsCommitted then one CardRevealed per turn) with salts from the
+bots' own generators, the claims a careful recorder writes (coins taxed and paid, Footmen
+fortified, who won each battle), and at the end GameEnded and SeedRevealed. No timestamps, so the
+same seed always gives the same bytes.
+
+Every event is judged by the engine as it is made; a bot's move that the engine would reject is
+never written (the bot's next choice is taken instead). A game that has not ended after
+`MAX_ROUNDS` rounds stops there: the log ends with SeedRevealed and no GameEnded.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from engine.core.canonical import sha256_hex
+from engine.core.commit import commitment
+from engine.core.dice import SeededDice
+from engine.core.events import Event
+from engine.risk_europe import RULESET
+from engine.risk_europe.board import default_data
+from engine.risk_europe.events import PAYLOADS
+from engine.risk_europe.legal import (
+    ChanceSpec, Hidden, Move, candidate_moves, chance_needed, dice_for, is_accepted, is_last_turn,
+    turn_actions, turn_end_moves,
+)
+from ledger.bots import Bot
+from ledger.logfile import write_log
+from ledger.record import LogRecorder
+
+PLAYERS = ("blue", "orange", "red", "green")
+MAX_ROUNDS = 60
+
+
+class SimulationError(RuntimeError):
+    """The simulator made an event the engine rejects (a bug in the simulator or the engine)."""
+
+
+@dataclass(frozen=True)
+class SimulatedGame:
+    """One simulated game: its sealed log and what happened."""
+
+    game_id: str
+    envelopes: list[dict]
+    rounds: int             # rounds played
+    winner: str | None
+    reason: str | None
+    finished: bool          # False: stopped at MAX_ROUNDS without a winner
+
+    @property
+    def events(self) -> int:
+        return len(self.envelopes)
+
+
+def seed_text(seed: int, game_id: str) -> str:
+    """The secret seed of one simulated game's dice (revealed at its end)."""
+    return sha256_hex(f"ledger-simulate:{seed}:{game_id}")[:32]
+
+
+class _Table:
+    """The game being played: the state, the log so far, the dice, the bots and their secrets."""
+
+    def __init__(self, seed: int, game_id: str, max_rounds: int):
+        self.seed = seed_text(seed, game_id)
+        self.dice = SeededDice(self.seed)
+        self.rec = LogRecorder(game_id)
+        self.bots = {p: Bot(p, f"{self.seed}:{p}") for p in PLAYERS}
+        self.secrets: dict[str, Hidden] = {}
+        self.max_rounds = max_rounds
+        data = default_data()
+        start = {"ruleset": "risk-europe", "variant": "basic",
+                 "players": [{"id": p} for p in PLAYERS],
+                 "dice": {"mode": "seeded", "seed_hash": sha256_hex(self.seed)},
+                 "data": {"board": data.board_digest, "cards": data.cards_digest}}
+        self.rec.add("GameStarted", None, **start)
+        self.state = RULESET.initial_state(PAYLOADS["GameStarted"].model_validate(start), data)
+
+    # --- writing events --------------------------------------------------------------------------
+
+    def record(self, type_: str, actor: str | None, payload: dict) -> None:
+        """Judge one event, apply it, write it (with the claims the new state gives)."""
+        event = Event(len(self.rec.envelopes), type_, actor, PAYLOADS[type_].model_validate(payload))
+        violations, nxt = RULESET.step(self.state, event)
+        if nxt is None or violations:
+            raise SimulationError(f"{self.rec.game} seq {event.seq}: {type_} by {actor} {payload!r} "
+                                  f"is rejected: {[v.as_dict() for v in violations]}")
+        before, self.state = self.state, nxt
+        self.rec.add(type_, actor, **_with_claims(type_, actor, payload, before, nxt))
+        if before.battle is not None and nxt.battle is None and nxt.last_battle is not None:
+            t, winner = nxt.last_battle
+            self.record("BattleEnded", None, {"territory": t, "winner": winner})
+
+    def play(self, move: Move) -> None:
+        """Write a bot's move; a move that needs dice (the castle re-roll) gets them now."""
+        spec = dice_for(self.state, move)
+        payload = move.payload if spec is None else {**move.payload, **spec.payload(self.roll(spec))}
+        self.record(move.type, move.actor, payload)
+
+    def roll(self, spec: ChanceSpec) -> dict[str, list[int]]:
+        """Draw the dice of `spec` from the seeded stream, player by player in seat order."""
+        return {p: self.dice.roll(n) for p, n in spec.dice}
+
+    def chance(self, spec: ChanceSpec) -> None:
+        self.record(spec.event_type, None, spec.payload(self.roll(spec)))
+
+    def ask(self, player: str, moves: list[Move], optional: bool = False) -> Move | None:
+        """The bot's choice among `moves`, checked by the engine (a rejected pick is dropped and
+        the bot asked again). None only when `optional`."""
+        moves = list(moves)
+        while moves:
+            pick = self.bots[player].choose(self.state, moves)
+            if pick is None:
+                if optional:
+                    return None
+                pick = moves[0]
+            if is_accepted(self.state, pick):
+                return pick
+            moves.remove(pick)
+        if optional:
+            return None
+        raise SimulationError(f"{self.rec.game}: {player} has no legal move at {self.state.flow}")
+
+    # --- the game ---------------------------------------------------------------------------------
+
+    def run(self) -> SimulatedGame:
+        finished = True
+        while self.state.flow.phase != "over":
+            f = self.state.flow
+            if f.phase == "commit" and f.round > self.max_rounds:
+                finished = False
+                break
+            self.advance()
+        res = self.state.result
+        winner = res.winners[0] if res and len(res.winners) == 1 else None
+        if finished and len(res.winners) <= 1:      # a shared win has no single winner to declare
+            self.record("GameEnded", None, {"winner": winner, "reason": res.reason})
+        self.record("SeedRevealed", None, {"seed": self.seed})
+        rounds = self.state.flow.round if finished else self.max_rounds
+        return SimulatedGame(self.rec.game, self.rec.sealed(), rounds, winner,
+                             res.reason if res else None, finished)
+
+    def advance(self) -> None:
+        """Make the next event(s): a chance roll or one player's decision."""
+        s = self.state
+        f = s.flow
+        spec = chance_needed(s)
+        if f.phase == "bidding":
+            self.bids()
+        elif f.phase == "commit":
+            self.commits()
+        elif f.phase == "turn":
+            self.turn_step(spec)
+        elif f.phase == "battles":
+            self.battle_step(spec)
+        elif spec is not None:
+            self.chance(spec)
+        else:
+            moves = candidate_moves(s, self.secrets)
+            actor = moves[0].actor
+            self.play(self.ask(actor, [m for m in moves if m.actor == actor]))
+
+    def bids(self) -> None:
+        """Every player commits a secret bid; then all are revealed."""
+        for p in PLAYERS:
+            if self.state.players[p].bid_commitment is None:
+                moves = [m for m in candidate_moves(self.state) if m.actor == p]
+                amount = self.ask(p, moves).payload["amount"]
+                salt = self.bots[p].salt()
+                self.secrets[p] = self.secrets.get(p, Hidden())._replace(bid=(amount, salt))
+                self.record("BidPlaced", p, {"commitment": commitment(amount, salt)})
+        for m in candidate_moves(self.state, self.secrets):
+            if m.type == "BidRevealed":
+                self.play(m)
+
+    def commits(self) -> None:
+        """Each player lays two cards face down (as commitments) for the round."""
+        moves = candidate_moves(self.state)
+        for p in self.state.flow.order:
+            pick = self.ask(p, [m for m in moves if m.actor == p])
+            cards = tuple((c, self.bots[p].salt()) for c in pick.payload["cards"])
+            self.secrets[p] = self.secrets.get(p, Hidden())._replace(cards=cards)
+            self.record("CardsCommitted", p, {"commitments": [commitment(c, salt) for c, salt in cards]})
+
+    def turn_step(self, spec: ChanceSpec | None) -> None:
+        s = self.state
+        f = s.flow
+        if spec is not None:
+            self.chance(spec)
+            return
+        if f.card is None or f.pending is not None:     # the reveal, or a siege assault's casualties
+            moves = candidate_moves(s, self.secrets)
+            self.play(self.ask(moves[0].actor, moves))
+            return
+        act = self.ask(f.current, turn_actions(s), optional=True)
+        if act is not None:
+            self.play(act)
+        elif is_last_turn(s):
+            self.state = RULESET.conclude(s)              # the next event closes the turn as well
+        else:
+            self.play(turn_end_moves(s, self.secrets)[0])
+
+    def battle_step(self, spec: ChanceSpec | None) -> None:
+        s = self.state
+        b = s.battle
+        if b is None:
+            moves = candidate_moves(s)
+            self.play(self.ask(s.marker, moves))
+            return
+        moves = [] if b.stage == "roll" else candidate_moves(s)
+        reroll = [m for m in moves if m.type == "DiceRerolled"]
+        if reroll:
+            pick = self.ask(b.defender, reroll, optional=True)
+            if pick is not None:
+                self.play(pick)
+                return
+        if b.owed:
+            p = b.owed[0][0]
+            self.play(self.ask(p, [m for m in moves if m.actor == p and m.type == "CasualtiesRemoved"]))
+            return
+        self.chance(spec)
+
+
+def _with_claims(type_: str, actor: str | None, payload: dict, before, after) -> dict:
+    """The payload with the claim a recorder writes down (coins, Footmen), read off the states."""
+    if type_ in ("Taxed", "KingdomPlaced"):
+        return {**payload, "coins": after.players[actor].coins - before.players[actor].coins}
+    if type_ == "Spent":
+        return {**payload, "coins": before.players[actor].coins - after.players[actor].coins}
+    if type_ == "Fortified":
+        t = after.data.resolve(payload["territory"])
+        return {**payload, "footmen": after.terr[t].units.footman - before.terr[t].units.footman}
+    return payload
+
+
+def play_game(seed: int, game_id: str, max_rounds: int = MAX_ROUNDS) -> SimulatedGame:
+    """Four bots play one game from `seed`; the sealed log and how it ended."""
+    return _Table(seed, game_id, max_rounds).run()
+
+
+def simulate_game(seed: int, game_id: str) -> list[dict]:
+    """The sealed log (envelopes) of one game played by four seeded bots.
+
+    >>> log = simulate_game(7, "sim-7-0001")
+    >>> log[0]["type"], log[-1]["type"]
+    ('GameStarted', 'SeedRevealed')
+    """
+    return play_game(seed, game_id).envelopes
+
+
+def game_id_for(seed: int, index: int) -> str:
+    """The id of the `index`-th (1-based) game simulated from `seed`."""
+    return f"sim-{seed}-{index:04d}"
+
+
+def simulate_games(games: int, seed: int, out_dir: Path,
+                   progress: Callable[[int, int, SimulatedGame], None] | None = None) -> list[Path]:
+    """Simulate `games` games from `seed` into `out_dir` (game-0001.jsonl, ...); their paths.
+
+    `progress(done, total, game)` is called after each game is written.
+    """
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for i in range(1, games + 1):
+        game = play_game(seed, game_id_for(seed, i))
+        path = out_dir / f"game-{i:04d}.jsonl"
+        write_log(path, game.envelopes)
+        paths.append(path)
+        if progress is not None:
+            progress(i, games, game)
+    return paths
