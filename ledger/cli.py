@@ -311,3 +311,4 @@ if __name__ == "__main__":  # pragma: no cover
 
 # Commands that live in their own modules register themselves on `app` when imported.
 from ledger import cli_simulate  # noqa: E402,F401
+from ledger import cli_odds  # noqa: E402,F401
