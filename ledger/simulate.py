@@ -142,8 +142,9 @@ class _Table:
             self.advance()
         res = self.state.result
         winner = res.winners[0] if res and len(res.winners) == 1 else None
-        if finished and len(res.winners) <= 1:      # a shared win has no single winner to declare
-            self.record("GameEnded", None, {"winner": winner, "reason": res.reason})
+        if finished:
+            declared = {"winners": list(res.winners)} if len(res.winners) > 1 else {"winner": winner}
+            self.record("GameEnded", None, {**declared, "reason": res.reason})
         self.record("SeedRevealed", None, {"seed": self.seed})
         rounds = self.state.flow.round if finished else self.max_rounds
         return SimulatedGame(self.rec.game, self.rec.sealed(), rounds, winner,

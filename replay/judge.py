@@ -85,13 +85,14 @@ class Judgement:
     steps: list[StepRecord]
     findings: list[Finding]
     result: GameResult | None
-    declared_winner: str | None
+    declared_winner: str | None          # for display: "blue", or "blue and red" for a shared win
     has_declared_winner: bool
     sealed: bool
     chain_ok: bool
     head: str | None
     fatal: str | None
     events: int
+    declared_winners: tuple[str, ...] = ()
     final_state: Any = field(default=None, repr=False)
     start_view: dict | None = None
 
@@ -180,8 +181,12 @@ def judge(read: LogRead, *, data: Any = None, digests: bool = False, views: bool
             if strict:
                 break
         if raw.type == "GameEnded":
+            p = raw.payload if isinstance(raw.payload, dict) else {}
+            names = p.get("winners") if isinstance(p.get("winners"), list) else (
+                [p["winner"]] if isinstance(p.get("winner"), str) else [])
             j.has_declared_winner = True
-            j.declared_winner = raw.payload.get("winner") if isinstance(raw.payload, dict) else None
+            j.declared_winners = tuple(str(n) for n in names)
+            j.declared_winner = " and ".join(j.declared_winners) or None
     else:
         state = rs.conclude(state)
     if on_event is not None:

@@ -281,3 +281,18 @@ def test_RE_RULING_EMPTY_SIDE_a_battle_with_an_army_already_gone_ends_without_di
     s = replace(s, flow=s.flow._replace(phase="battles", round=1), marker="blue")
     s = fold(s, ev("BattleStarted", "blue", territory="Bohemia"))
     assert s.battle is None and s.terr["Bohemia"].owner == "orange"
+
+
+def test_RE_RULING_WIN_TIE_a_full_tie_is_a_shared_win_declared_with_winners():
+    s = placed()
+    from engine.risk_europe.engine import _Ctx, _end_round
+    from engine.core.ruleset import GameResult
+    players = dict(s.players)
+    for p in ("blue", "red"):
+        players[p] = players[p]._replace(crown_cards=6, coins=5)
+    s = replace(s, players=players, marker="green", flow=s.flow._replace(round=4))
+    out = _end_round(s, _Ctx())
+    assert out.result.winners == ("blue", "red")
+    assert rules_of(out, ev("GameEnded", None, winners=["red", "blue"])) == []
+    assert rules_of(out, ev("GameEnded", None, winner="blue")) == ["RE-CLAIM"]
+    assert isinstance(out.result, GameResult)

@@ -1344,15 +1344,15 @@ def _battle_ended(s: State, e: Event, c: _Ctx) -> State | None:
 
 
 def _game_ended(s: State, e: Event, c: _Ctx) -> State | None:
+    declared = e.payload.declared
+    said = " and ".join(declared) or "no winner"
     if s.result is None:
-        c.claim("RE-CLAIM", f"the log declares the game over (winner {_name(s, e.payload.winner)}), but by "
-                "the rules it goes on: no one has won yet")
+        c.claim("RE-CLAIM", f"the log declares the game over ({said}), but by the rules it goes on: "
+                "no one has won yet")
         return s
     winners = s.result.winners
-    declared = e.payload.winner
-    if (declared is None and winners) or (declared is not None and declared not in winners) \
-            or (declared is not None and len(winners) > 1):
-        c.claim("RE-CLAIM", f"the log declares {_name(s, declared)} the winner; the rules give "
+    if sorted(declared) != sorted(winners):
+        c.claim("RE-CLAIM", f"the log declares {said}; the rules give "
                 f"{' and '.join(winners) if winners else 'no winner'}")
     return s
 

@@ -190,10 +190,24 @@ class BattleEnded(_Payload):
 
 
 class GameEnded(_Payload):
-    """Claim: the winner the recorder declares (null: no winner)."""
+    """Claim: the result the recorder declares: `winner` (a player, or null for no winner), or
+    `winners` for a shared win (a tie on crowns, territories and coins)."""
 
-    winner: str | None
+    winner: str | None = None
+    winners: list[str] | None = Field(None, min_length=2)
     reason: str | None = None
+
+    @model_validator(mode="after")
+    def _one_of(self) -> "GameEnded":
+        given = self.model_fields_set & {"winner", "winners"}
+        if len(given) != 1:
+            raise ValueError("give exactly one of 'winner' (a player, or null for no winner) or "
+                             "'winners' (a shared win)")
+        return self
+
+    @property
+    def declared(self) -> tuple[str, ...]:
+        return tuple(self.winners) if self.winners is not None else ((self.winner,) if self.winner else ())
 
 
 class SeedRevealed(_Payload):
