@@ -150,7 +150,7 @@ def _audit_dict(j: Judgement) -> dict:
 @app.command()
 def verify(
     file: Path = typer.Argument(..., help="A game log."),
-    winner: Optional[str] = typer.Option(None, "--winner", help="The reported winner to check (default: the log's GameEnded)."),
+    winner: Optional[str] = typer.Option(None, "--winner", help="The reported winner to check (default: the log's GameEnded); 'a,b' for a shared win, 'none' for no winner."),
     as_json: bool = JsonOpt,
     board: Optional[Path] = BoardOpt,
     cards: Optional[Path] = CardsOpt,
@@ -189,7 +189,11 @@ def verdict(j: Judgement, winner: str | None = None) -> dict:
     chain_problems = [f for f in j.log_findings if f.rule in exitcodes.CHAIN_RULES]
     result_claims = [f for f in j.rule_findings if f.event == "GameEnded"]
     rule_problems = [f for f in j.rule_findings if f.event != "GameEnded"]
-    declared = winner if winner is not None else (j.declared_winner if j.has_declared_winner else None)
+    if winner is not None:
+        declared_set = tuple(w.strip() for w in winner.split(",") if w.strip() and w.strip() != "none")
+    else:
+        declared_set = j.declared_winners
+    declared = " and ".join(declared_set) or None
     has_declared = winner is not None or j.has_declared_winner
     rules_winners = list(j.result.winners) if j.result else []
     if j.result is None:
@@ -197,7 +201,7 @@ def verdict(j: Judgement, winner: str | None = None) -> dict:
     elif not has_declared:
         result_ok, result_detail = False, f"no result is declared (the rules give {' and '.join(rules_winners) or 'no winner'}; pass --winner)"
     else:
-        result_ok = (declared in rules_winners and len(rules_winners) == 1) or (declared is None and not rules_winners)
+        result_ok = sorted(declared_set) == sorted(rules_winners)
         result_detail = f"declared {declared or 'no winner'}; the rules give {' and '.join(rules_winners) or 'no winner'}"
     checks = [
         {"name": "log readable", "ok": not format_problems and j.fatal is None,
