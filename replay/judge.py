@@ -93,6 +93,8 @@ class Judgement:
     fatal: str | None
     events: int
     declared_winners: tuple[str, ...] = ()
+    dice_mode: str | None = None          # "table" or "seeded"
+    seed_checked: bool = False            # seeded game whose revealed seed matched its hash
     final_state: Any = field(default=None, repr=False)
     start_view: dict | None = None
 
@@ -162,11 +164,14 @@ def judge(read: LogRead, *, data: Any = None, digests: bool = False, views: bool
         j.fatal = "the game's start cannot be judged: " + "; ".join(v.message for v in start_problems if v.blocking)
         return j
     state = rs.initial_state(start, data)
+    j.dice_mode = getattr(getattr(start, "dice", None), "mode", None)
     if rs.reveal_seed is not None:
         revealed = [e.payload.get("seed") for e in events if e.type == "SeedRevealed"
                     and isinstance(e.payload, dict) and isinstance(e.payload.get("seed"), str)]
         if revealed:
-            state = rs.reveal_seed(state, revealed[-1])
+            seeded = rs.reveal_seed(state, revealed[-1])
+            j.seed_checked = seeded is not state
+            state = seeded
     if views:
         j.start_view = rs.snapshot(state)
     total = len(events)

@@ -1,7 +1,8 @@
 """Build the sample logs: game42 (a complete, hand-checked 4-player game that walks through the
 rulebook's worked examples) and one broken copy of it per kind of finding.
 
-    python sample_logs/make_samples.py        # rewrites sample_logs/*.jsonl
+    python sample_logs/make_samples.py              # rewrites game42 and its broken copies
+    python sample_logs/make_samples.py --simulated  # also re-picks the simulated sample games
 
 Every event of game42 is judged by the engine as it is written; the script stops at the first
 violation, so the sample stays legal as the engine evolves. The story, round by round, is in
@@ -291,13 +292,47 @@ def broken_variants(base: list[dict]) -> dict[str, str]:
     return out
 
 
-def main() -> None:
+def simulated_samples(first_seed: int = 1, max_games: int = 600) -> dict[str, str]:
+    """Simulated games (seeded bots) chosen greedily, seed by seed, until together they show every
+    required feature of replay.features (every order, bonus action, tile, battle rank, a castle
+    re-roll, a simultaneous elimination, an elimination, a tie-break). name -> file text."""
+    from ledger.logfile import read_log_text
+    from ledger.simulate import simulate_game
+    from replay.features import REQUIRED_FEATURES, game_features
+    from replay.judge import judge
+
+    need = set(REQUIRED_FEATURES)
+    have: set[str] = set()
+    out: dict[str, str] = {}
+    for seed in range(first_seed, first_seed + max_games):
+        text = _text(simulate_game(seed, f"sim-{seed:04d}"))
+        features = game_features(judge(read_log_text(text, f"sim-{seed:04d}")))
+        if (features & need) - have:
+            have |= features
+            out[f"sim-{seed:04d}.jsonl"] = text
+            print(f"  seed {seed}: +{sorted((features & need) - (have - features))}", file=sys.stderr)
+        if need <= have:
+            break
+    missing = need - have
+    if missing:
+        print(f"  not found in {max_games} games: {sorted(missing)}", file=sys.stderr)
+    return out
+
+
+def main(argv: list[str]) -> None:
     base = game42()
     (HERE / "game42.jsonl").write_text(_text(seal(base)), encoding="utf-8")
     for name, text in broken_variants(base).items():
         (HERE / name).write_text(text, encoding="utf-8")
     print(f"wrote game42.jsonl ({len(base)} events) and {len(broken_variants(base))} broken copies to {HERE}")
+    if "--simulated" in argv:
+        for old in HERE.glob("sim-*.jsonl"):
+            old.unlink()
+        sims = simulated_samples()
+        for name, text in sims.items():
+            (HERE / name).write_text(text, encoding="utf-8")
+        print(f"wrote {len(sims)} simulated games: {', '.join(sims)}")
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

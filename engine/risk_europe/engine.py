@@ -940,12 +940,17 @@ def _spent(s: State, e: Event, c: _Ctx) -> State | None:
             castles_left -= 1
             terr[t] = x._replace(castle=True)
             bought.append(f"a castle in {t} ({price})")
+            if price < COST["castle"]:
+                c.note(f"Berlin tile: the castle in {t} costs {price} coins instead of {COST['castle']}")
             continue
         if x.is_disputed:
             c.bad("RE-SPEND-PLACE", f"{t} is in dispute; recruits cannot be placed there")
-        elif not (t in s.data.cities or x.castle or _kiev_ok(s, actor, t)):
-            c.bad("RE-SPEND-PLACE", f"{t} is neither a city nor a castle territory"
-                  + (" connected to Kiev" if has_tile(s, actor, "Kiev") else ""))
+        elif not (t in s.data.cities or x.castle):
+            if _kiev_ok(s, actor, t):
+                c.note(f"Kiev tile: {actor} recruits in {t}, connected to Kiev by a supply line")
+            else:
+                c.bad("RE-SPEND-PLACE", f"{t} is neither a city nor a castle territory"
+                      + (" connected to Kiev" if has_tile(s, actor, "Kiev") else ""))
         u = Units(**{kind: n})
         if not room.covers(u):
             return c.skip("RE-SPEND-RESERVE", f"{actor} recruits {u.describe()} but the army reserve "
