@@ -215,11 +215,18 @@ def verdict(j: Judgement, winner: str | None = None) -> dict:
                    + (f" (ruleset {j.ruleset} {j.ruleset_version})" if j.ruleset else "")},
         {"name": "result", "ok": result_ok and not result_claims, "detail": result_detail},
     ]
+    dice_findings = [f for f in j.rule_findings if f.rule == "RE-DICE-SEED"]
+    if j.dice_mode == "seeded":
+        checks.insert(3, {"name": "dice", "ok": j.seed_checked and not dice_findings,
+                          "detail": (f"{len(dice_findings)} die/dice differ from the revealed seed" if dice_findings
+                                     else "every die is the one the revealed seed gives" if j.seed_checked
+                                     else "the seed is not revealed (or does not match its published hash): "
+                                          "the dice cannot be checked")})
     if format_problems or j.fatal:
         code = exitcodes.MALFORMED
     elif chain_problems or not j.chain_ok:
         code = exitcodes.CHAIN
-    elif rule_problems:
+    elif rule_problems or (j.dice_mode == "seeded" and not j.seed_checked):
         code = exitcodes.FINDINGS
     elif not result_ok or result_claims:
         code = exitcodes.RESULT
@@ -316,3 +323,4 @@ if __name__ == "__main__":  # pragma: no cover
 # Commands that live in their own modules register themselves on `app` when imported.
 from ledger import cli_simulate  # noqa: E402,F401
 from ledger import cli_odds  # noqa: E402,F401
+from ledger import cli_store  # noqa: E402,F401

@@ -1,0 +1,140 @@
+"""Ingest throughput (events/s) into the DuckDB store, with the engine's checks, against two
+baselines measured in the same run:
+
+  (a) the ceiling: the same event rows bulk-inserted into DuckDB in one statement, no validation;
+  (b) the `eventsourcing` library's SQLite recorder storing the same events (one transaction per
+      game, its own optimistic-concurrency check), no game validation; building its StoredEvent
+      rows is timed, as building ours is.
+
+    python bench/run.py ingest                    (or: python -m bench.bench_ingest --games 100)
+
+The corpus is N simulated games (ledger.simulate) or, without the simulator, re-sealed copies of
+sample_logs/game42.jsonl. Validation (reading the log and the hash chain, judging every event)
+is timed apart from the store's own work (planning, row building, inserts, commits), so the
+write path can be compared with the ceiling once validation is set aside. These machines are
+noisy: compare ratios across runs, not seconds. Not part of the test suite.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from ledger.ingest import ingest_paths  # noqa: E402
+from ledger.logfile import read_log, seal, write_log  # noqa: E402
+from ledger.store import event_frame, open_store  # noqa: E402
+
+TARGET_FULL = 50_000        # events/s with full validation
+TARGET_CEILING_SHARE = 1 / 3  # of the raw ceiling, validation set aside
+
+
+def corpus(games: int, folder: Path) -> tuple[list[Path], str]:
+    """`games` sealed logs in `folder`, and where they came from."""
+    try:
+        from ledger.simulate import simulate_games
+    except ImportError:
+        simulate_games = None
+    if simulate_games is not None:
+        return simulate_games(games, 1, folder), "simulated (ledger.simulate, seed 1)"
+    base = [json.loads(line) for line in (ROOT / "sample_logs" / "game42.jsonl").read_text(
+        encoding="utf-8").splitlines()]
+    paths = []
+    for i in range(games):
+        path = folder / f"game-{i:04d}.jsonl"
+        write_log(path, seal([dict(e, game=f"bench-{i:04d}") for e in base]))
+        paths.append(path)
+    return paths, "re-sealed copies of sample_logs/game42.jsonl"
+
+
+def raw_ceiling(reads, workdir: Path) -> float:
+    """Seconds to bulk-insert every event row into a DuckDB table of the same shape, no checks."""
+    import duckdb
+    import polars as pl
+
+    class Rows:  # the frame as an Arrow C stream (no pyarrow needed)
+        def __arrow_c_stream__(self, requested_schema=None):
+            return frame.__arrow_c_stream__(requested_schema)
+
+    frame = pl.concat([event_frame(r.events) for r in reads])
+    con = duckdb.connect(str(workdir / "ceiling.duckdb"))
+    con.execute('CREATE TABLE events (game_id VARCHAR, seq INTEGER, type VARCHAR, actor VARCHAR, '
+                '"at" VARCHAR, payload JSON, prev VARCHAR, hash VARCHAR, raw VARCHAR, '
+                'PRIMARY KEY (game_id, seq))')
+    con.register("rows", Rows())
+    started = time.perf_counter()
+    con.execute("BEGIN TRANSACTION")
+    con.execute("INSERT INTO events BY NAME SELECT *, json_extract(raw, '$.payload') AS payload "
+                "FROM rows").fetchall()
+    con.execute("COMMIT")
+    seconds = time.perf_counter() - started
+    con.close()
+    return seconds
+
+
+def eventsourcing_sqlite(reads, workdir: Path) -> float:
+    """Seconds for eventsourcing's SQLite recorder to store every event, a game per transaction."""
+    from eventsourcing.persistence import StoredEvent
+    from eventsourcing.sqlite import SQLiteAggregateRecorder, SQLiteDatastore
+
+    datastore = SQLiteDatastore(str(workdir / "eventsourcing.sqlite"))
+    recorder = SQLiteAggregateRecorder(datastore, "stored_events")
+    recorder.create_table()
+    ids = [uuid.uuid5(uuid.NAMESPACE_URL, r.events[0].game) for r in reads]
+    started = time.perf_counter()
+    for originator, r in zip(ids, reads):  # its mapper (events to rows) is timed, as ours is
+        recorder.insert_events([StoredEvent(originator_id=originator, originator_version=e.seq,
+                                            topic=e.type, state=e.raw.encode())
+                                for e in r.events])
+    return time.perf_counter() - started
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=100, help="how many games (default 100)")
+    args = parser.parse_args(argv if argv is not None else [])
+    with tempfile.TemporaryDirectory(prefix="bench-ingest-") as tmp:
+        workdir = Path(tmp)
+        started = time.perf_counter()
+        paths, source = corpus(args.games, workdir / "logs")
+        print(f"corpus: {len(paths)} games, {source}, made in {time.perf_counter() - started:.1f} s")
+
+        with open_store(workdir / "store.duckdb") as store:
+            report = ingest_paths(store, paths)
+            again = ingest_paths(store, paths)
+        events = report.events_added
+        assert all(o.status == "new" for o in report.outcomes), "the corpus did not ingest cleanly"
+        t = report.timings
+        validation = t["read"] + t["judge"]
+        full = events / report.elapsed
+        write_rate = events / t["write"]
+        reads = [read_log(p) for p in paths]
+        ceiling = events / raw_ceiling(reads, workdir)
+        es = events / eventsourcing_sqlite(reads, workdir)
+
+        print(f"events: {events} ({events / len(paths):.0f} per game)")
+        print(f"ingest, full validation:   {full:>10,.0f} events/s  ({report.elapsed:.2f} s: "
+              f"read+chain {t['read']:.2f} s, judge {t['judge']:.2f} s, store {t['write']:.2f} s)")
+        print(f"  validation alone:        {events / validation:>10,.0f} events/s")
+        print(f"  store alone (no checks): {write_rate:>10,.0f} events/s")
+        print(f"re-ingest (all present):   {events / again.elapsed:>10,.0f} events/s")
+        print(f"(a) raw DuckDB bulk insert:{ceiling:>10,.0f} events/s  (the ceiling)")
+        print(f"(b) eventsourcing, SQLite: {es:>10,.0f} events/s  (no validation)")
+        print("ratios:")
+        print(f"  full / {TARGET_FULL:,} target:        {full / TARGET_FULL:6.2f}")
+        print(f"  store alone / ceiling (a):   {write_rate / ceiling:6.2f}  "
+              f"(target >= {TARGET_CEILING_SHARE:.2f})")
+        print(f"  store alone / eventsourcing: {write_rate / es:6.2f}  (target > 1)")
+        print(f"  full / eventsourcing:        {full / es:6.2f}")
+        print(f"  validation share of full:    {validation / report.elapsed:6.0%}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,271 @@
+"""`ledger ingest`, `games`, `export`, `recheck`, `check-db`: the store's commands (registered on
+the main app). Each opens the store, makes one call into ledger.store / ledger.ingest, and turns
+the answer into output and an exit code."""
+
+from __future__ import annotations
+
+import os
+import re
+from enum import Enum
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from ledger import exitcodes
+from ledger.cli import JsonOpt, _emit_json, app, err
+
+DbOpt = typer.Option("ledger.duckdb", "--db", envvar="LEDGER_DB",
+                     help="The store: a DuckDB file (env LEDGER_DB).")
+
+# How long a command waits for a database file another process is writing, before it gives up
+# (env LEDGER_DB_WAIT, in seconds).
+BUSY_WAIT_SECONDS = 10.0
+
+out = Console(highlight=False, soft_wrap=True)
+
+
+def _open(db: Path, *, read_only: bool = False):
+    from ledger.store import StoreError, open_store
+    try:
+        wait = float(os.environ.get("LEDGER_DB_WAIT", BUSY_WAIT_SECONDS))
+        return open_store(db, read_only=read_only, wait=wait)
+    except ValueError:
+        err.print(f"ledger: LEDGER_DB_WAIT must be a number of seconds, not "
+                  f"{os.environ['LEDGER_DB_WAIT']!r}")
+        raise typer.Exit(exitcodes.USAGE)
+    except StoreError as exc:
+        err.print(f"ledger: {exc}")
+        raise typer.Exit(exitcodes.UNREADABLE)
+
+
+def _bar(total: int, label: str) -> Progress | None:
+    if total < 2 or not err.is_terminal:
+        return None
+    return Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                    console=err, transient=True)
+
+
+@app.command()
+def ingest(
+    paths: list[Path] = typer.Argument(..., help="Log files, or folders to search for *.jsonl."),
+    db: Path = DbOpt,
+    as_json: bool = JsonOpt,
+) -> None:
+    """Store game logs in the database, judged by the engine: each game whole or not at all.
+
+    A log already stored is left as it is; a longer log of a stored game adds its new events; a
+    log that contradicts a stored game, a log without an intact hash chain, and an unreadable
+    file are refused and kept, with their reason, in the rejects table.
+
+    Exit 0: every log stored (or already there). 1: some input was rejected (listed). 2: the
+    store cannot be opened or written.
+
+    Example: ledger ingest sample_logs/ --db ledger.duckdb
+    """
+    from ledger.ingest import ingest_paths, log_paths
+    from ledger.store import StoreError
+
+    files = log_paths(paths)
+    store = _open(db)
+    bar = _bar(len(files), "ingesting")
+    task = bar.add_task("ingest", total=len(files)) if bar else None
+    try:
+        if bar:
+            bar.start()
+        report = ingest_paths(store, files,
+                              on_read=(lambda _: bar.advance(task)) if bar else None)
+    except StoreError as exc:
+        err.print(f"ledger: ingest stopped: {exc}. Games committed before this are stored; "
+                  f"run the same ingest again to go on (it is idempotent).")
+        raise typer.Exit(exitcodes.UNREADABLE)
+    finally:
+        if bar:
+            bar.stop()
+        store.close()
+    if as_json:
+        _emit_json({"db": str(db), **report.as_dict()})
+    else:
+        _print_ingest(report, db)
+    raise typer.Exit(exitcodes.FINDINGS if report.rejects else exitcodes.OK)
+
+
+def _print_ingest(report: Any, db: Path) -> None:
+    rate = report.events_read / report.elapsed if report.elapsed else 0.0
+    out.print(f"ingested {len(report.outcomes)} file{'s' if len(report.outcomes) != 1 else ''} "
+              f"into {db} in {report.elapsed:.1f} s ({report.events_added} events added, "
+              f"{rate:,.0f} events/s)")
+    table = Table(show_header=True, header_style="bold")
+    table.add_column("logs")
+    table.add_column("count", justify="right")
+    for label, count in report.counts().items():
+        table.add_row(label, str(count))
+    out.print(table)
+    rejects = report.rejects
+    if rejects:
+        out.print(f"rejected ({len(rejects)}), kept in the rejects table:")
+        for reject in rejects:
+            out.print(f"  {reject.format()}", markup=False)
+
+
+@app.command()
+def games(db: Path = DbOpt, as_json: bool = JsonOpt) -> None:
+    """List the stored games: date, players, the rules' winner, rounds, events, findings.
+
+    Example: ledger games --db ledger.duckdb
+    """
+    store = _open(db, read_only=True)
+    try:
+        rows = store.games()
+    finally:
+        store.close()
+    listed = [{"game": g.game_id, "date": g.played_on.isoformat() if g.played_on else None,
+               "ruleset": g.ruleset, "players": g.players, "winners": g.winners,
+               "declared_winner": g.declared_winner, "rounds": g.rounds, "events": g.event_count,
+               "findings": g.finding_count, "judged_with": g.ruleset_version,
+               "head": g.head_hash} for g in rows]
+    if as_json:
+        _emit_json(listed)
+        return
+    if not rows:
+        out.print(f"no games in {db}")
+        return
+    table = Table(show_header=True, header_style="bold")
+    for name, justify in (("game", "left"), ("date", "left"), ("players", "left"),
+                          ("winner", "left"), ("rounds", "right"), ("events", "right"),
+                          ("findings", "right")):
+        table.add_column(name, justify=justify)
+    for g in listed:
+        winner = "not over" if g["winners"] is None else " and ".join(g["winners"]) or "none"
+        table.add_row(g["game"], g["date"] or "", ", ".join(g["players"]), winner,
+                      str(g["rounds"] if g["rounds"] is not None else ""), str(g["events"]),
+                      str(g["findings"]))
+    out.print(table)
+
+
+class ExportFormat(str, Enum):
+    jsonl = "jsonl"
+    parquet = "parquet"
+
+
+@app.command()
+def export(
+    game_id: Optional[str] = typer.Argument(None, help="The game to export (or --all)."),
+    all_games: bool = typer.Option(False, "--all", help="Export every stored game."),
+    fmt: ExportFormat = typer.Option(ExportFormat.jsonl, "--format", help="jsonl or parquet."),
+    out_path: Path = typer.Option(..., "--out", "-o", help="A file (one game as JSONL) or a folder."),
+    db: Path = DbOpt,
+) -> None:
+    """Export stored games: JSONL exactly as logged (byte for byte), or Parquet partitioned by
+    ruleset and date (ruleset=.../date=.../*.parquet) for DuckDB, Spark or Trino.
+
+    One game as JSONL goes to the file OUT; --all as JSONL writes OUT/<game>.jsonl per game.
+
+    Example: ledger export game42 --format jsonl --out game42.jsonl
+    """
+    from ledger.store import GameNotFound
+
+    if (game_id is None) == (not all_games):
+        err.print("ledger: name one GAME_ID or pass --all")
+        raise typer.Exit(exitcodes.USAGE)
+    store = _open(db, read_only=True)
+    try:
+        if fmt is ExportFormat.parquet:
+            store.export_parquet(out_path, None if all_games else game_id)
+            typer.echo(f"wrote {'every game' if all_games else game_id} as Parquet under "
+                       f"{out_path}/")
+        elif all_games:
+            ids = [g.game_id for g in store.games()]
+            names = _file_names(ids)
+            for gid in ids:
+                store.export_jsonl(gid, out_path / names[gid])
+            typer.echo(f"wrote {len(ids)} game{'s' if len(ids) != 1 else ''} to {out_path}/")
+        else:
+            target = out_path / _file_names([game_id])[game_id] if out_path.is_dir() else out_path
+            store.export_jsonl(game_id, target)
+            typer.echo(f"wrote {game_id} to {target}")
+    except GameNotFound as exc:
+        err.print(f"ledger: {exc} ({db})")
+        raise typer.Exit(exitcodes.UNREADABLE)
+    except OSError as exc:
+        err.print(f"ledger: cannot write to {out_path}: {exc}")
+        raise typer.Exit(exitcodes.UNREADABLE)
+    finally:
+        store.close()
+
+
+def _file_names(ids: list[str]) -> dict[str, str]:
+    """A safe, distinct file name per game id: '<id>.jsonl', odd characters as '_'."""
+    names: dict[str, str] = {}
+    taken: set[str] = set()
+    for gid in ids:
+        stem = re.sub(r"[^A-Za-z0-9._-]", "_", gid).lstrip(".") or "game"
+        name, n = f"{stem}.jsonl", 1
+        while name in taken:
+            n += 1
+            name = f"{stem}-{n}.jsonl"
+        taken.add(name)
+        names[gid] = name
+    return names
+
+
+@app.command()
+def recheck(db: Path = DbOpt, as_json: bool = JsonOpt) -> None:
+    """Judge every stored game again with the current engine; list the games whose findings or
+    result changed. Each game keeps the engine version it was last judged with.
+
+    Example: ledger recheck --db ledger.duckdb
+    """
+    from ledger.store import StoreError
+
+    store = _open(db)
+    try:
+        total = len(store.games())
+        bar = _bar(total, "rechecking")
+        task = bar.add_task("recheck", total=total) if bar else None
+        if bar:
+            bar.start()
+        try:
+            changes = store.recheck(on_game=(lambda _: bar.advance(task)) if bar else None)
+        finally:
+            if bar:
+                bar.stop()
+    except StoreError as exc:
+        err.print(f"ledger: recheck stopped: {exc}")
+        raise typer.Exit(exitcodes.UNREADABLE)
+    finally:
+        store.close()
+    if as_json:
+        _emit_json({"db": str(db), "games": total, "changed": [c.as_dict() for c in changes]})
+        return
+    for change in changes:
+        out.print(change.format(), markup=False)
+    out.print(f"rechecked {total} game{'s' if total != 1 else ''}: "
+              f"{len(changes) or 'none'} changed")
+
+
+@app.command("check-db")
+def check_db(db: Path = DbOpt, as_json: bool = JsonOpt) -> None:
+    """Check the store's integrity: every game's events contiguous from seq 0, each line matching
+    its hash, chain links valid, heads and counts matching the games table. Exit 0 or 1.
+
+    Example: ledger check-db --db ledger.duckdb
+    """
+    store = _open(db, read_only=True)
+    try:
+        report = store.check()
+    finally:
+        store.close()
+    if as_json:
+        _emit_json({"db": str(db), "ok": report.ok, "games": report.games,
+                    "events": report.events, "problems": report.problems})
+    elif report.ok:
+        out.print(f"{db}: ok — {report.games} games, {report.events} events, every chain intact")
+    else:
+        for problem in report.problems:
+            out.print(f"{db}: {problem}", markup=False)
+        out.print(f"{db}: {len(report.problems)} problem(s)")
+    raise typer.Exit(exitcodes.OK if report.ok else exitcodes.FINDINGS)

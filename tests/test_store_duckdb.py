@@ -1,0 +1,223 @@
+"""The DuckDB store beyond the contract: transactions under injected failures, recheck after an
+engine change, integrity checks that catch tampering, Parquet partitions, threads."""
+
+from __future__ import annotations
+
+import threading
+
+import duckdb
+import polars as pl
+import pytest
+
+import ledger.store as store_module
+from ledger.logfile import read_log, read_log_text, seal
+from ledger.store import (
+    ConcurrencyConflict, DuckDBStore, StoreError, open_store,
+)
+from replay.judge import Finding, judge
+from tests.test_store_support import SAMPLES, game, text_of
+
+
+def read_of(envelopes, name="game.jsonl"):
+    return read_log_text(text_of(envelopes), name)
+
+
+def rows(path, sql):
+    con = duckdb.connect(str(path), read_only=True)
+    try:
+        return con.execute(sql).fetchall()
+    finally:
+        con.close()
+
+
+def tamper(path, *statements):
+    con = duckdb.connect(str(path))
+    try:
+        for sql in statements:
+            con.execute(sql).fetchall()
+    finally:
+        con.close()
+
+
+@pytest.fixture
+def db(tmp_path):
+    return tmp_path / "store.duckdb"
+
+
+# --- a game is written whole or not at all ----------------------------------------------------
+
+
+def test_a_failure_in_the_middle_of_writing_a_game_leaves_nothing_of_it(db, monkeypatch):
+    """The events insert fails (a duplicate key) after the game's other rows were written."""
+    real = store_module.event_frame
+    monkeypatch.setattr(store_module, "event_frame",
+                        lambda events: pl.concat([real(events), real(events[-1:])]))
+    with_a_finding = read_log(SAMPLES / "broken-castle-no-siege.jsonl")
+    with open_store(db) as store:
+        with pytest.raises(StoreError):
+            store.ingest_read(with_a_finding)
+        assert store.head("game42") is None and store.games() == []
+        monkeypatch.setattr(store_module, "event_frame", real)
+        assert store.check().ok
+        assert store.ingest_read(with_a_finding).status == "new"
+    for table in ("games", "players", "events", "findings", "snapshots"):
+        assert rows(db, f"SELECT count(DISTINCT game_id) FROM {table}") == [(1,)], table
+
+
+def _failing_for(game_id, monkeypatch):
+    real = DuckDBStore._write_snapshots
+
+    def write_snapshots(self, snapshots):
+        real(self, snapshots)
+        if any(s[0] == game_id for s in snapshots):
+            raise RuntimeError(f"disk full while writing {game_id}")
+
+    monkeypatch.setattr(DuckDBStore, "_write_snapshots", write_snapshots)
+
+
+def test_games_sharing_a_transaction_are_all_absent_after_a_failure(db, monkeypatch):
+    _failing_for("g2", monkeypatch)
+    with open_store(db) as store:
+        with pytest.raises(RuntimeError):
+            store.ingest_reads([read_of(game(g)) for g in ("g0", "g1", "g2")])
+        assert store.games() == [] and store.check().ok
+
+
+def test_with_a_transaction_per_game_the_games_before_a_failure_stay(db, monkeypatch):
+    _failing_for("g2", monkeypatch)
+    committed = []
+    with open_store(db) as store:
+        with pytest.raises(RuntimeError):
+            store.ingest_reads([read_of(game(g)) for g in ("g0", "g1", "g2", "g3")],
+                               batch_events=0, on_outcome=committed.append)
+        assert [g.game_id for g in store.games()] == ["g0", "g1"]
+        assert [o.game_id for o in committed] == ["g0", "g1"]
+        assert store.check().ok
+
+
+def test_a_second_log_of_a_game_in_the_same_batch_extends_the_first(db):
+    with open_store(db) as store:
+        outcomes = store.ingest_reads([read_of(game("g1")[:60]), read_of(game("g1"))])
+        assert [o.status for o in outcomes] == ["new", "extended"]
+        assert store.check().ok and len(store.events("g1")) == 195
+
+
+# --- recheck --------------------------------------------------------------------------------
+
+
+def _old_engine(read):
+    """The engine as it was: another version, and a finding the current one does not make."""
+    j = judge(read)
+    j.ruleset_version = "0.9.0"
+    j.findings.append(Finding(read.name, 10, 9, "RE-OLD", "an old ruling", "p.1", "illegal", True,
+                              "BidPlaced"))
+    return j
+
+
+def test_recheck_lists_the_games_the_current_engine_judges_differently(db):
+    old = DuckDBStore(duckdb.connect(str(db)), str(db), judge_fn=_old_engine)
+    old.ingest_read(read_of(game("g1")))
+    old.ingest_read(read_of(game("g2")[:80]))
+    assert old.game("g1").ruleset_version == "0.9.0" and old.game("g1").finding_count == 1
+    old.close()
+    with open_store(db) as store:
+        changes = store.recheck()
+        assert [(c.game_id, c.findings_before, c.findings_after, c.version_before,
+                 c.version_after) for c in changes] == [("g1", 1, 0, "0.9.0", "1.0.0"),
+                                                        ("g2", 1, 0, "0.9.0", "1.0.0")]
+        assert "findings 1 → 0" in changes[0].format()
+        assert store.game("g1").ruleset_version == "1.0.0" and store.findings("g1") == []
+        assert store.recheck() == [] and store.check().ok
+
+
+def test_recheck_reports_a_changed_result(db):
+    def no_winner(read):
+        j = judge(read)
+        j.result = None
+        return j
+
+    old = DuckDBStore(duckdb.connect(str(db)), str(db), judge_fn=no_winner)
+    old.ingest_read(read_of(game("g1")))
+    old.close()
+    with open_store(db) as store:
+        [change] = store.recheck()
+        assert change.result_changed and not change.findings_changed
+        assert (change.winners_before, change.winners_after) == (None, ["blue"])
+        assert store.game("g1").winners == ["blue"]
+
+
+# --- check-db catches what it must -----------------------------------------------------------
+
+
+@pytest.mark.parametrize("damage, expected", [
+    ("DELETE FROM events WHERE game_id = 'g1' AND seq = 100", "not contiguous"),
+    ("DELETE FROM events WHERE game_id = 'g1' AND seq = 194", "recorded head"),
+    ("UPDATE events SET prev = 'x' WHERE game_id = 'g1' AND seq = 7", "broken chain link"),
+    ("UPDATE events SET raw = replace(raw, '\"amount\":2', '\"amount\":3') "
+     "WHERE game_id = 'g1' AND seq = 1", "LOG-HASH"),
+    ("UPDATE games SET event_count = 190 WHERE game_id = 'g1'", "counts 190 events"),
+    ("DELETE FROM findings WHERE game_id = 'game42'", "findings"),
+])
+def test_check_finds_damage(db, damage, expected):
+    with open_store(db) as store:
+        store.ingest_read(read_of(game("g1")))
+        store.ingest_read(read_log(SAMPLES / "broken-castle-no-siege.jsonl"))
+    tamper(db, damage)
+    with open_store(db, read_only=True) as store:
+        report = store.check()
+    assert not report.ok
+    assert any(expected in p for p in report.problems), report.problems
+
+
+# --- export, read-only, threads ---------------------------------------------------------------
+
+
+def test_parquet_export_is_partitioned_by_ruleset_and_date(db, tmp_path):
+    with open_store(db) as store:
+        store.ingest_read(read_of(game("g1")))
+        undated = [{k: v for k, v in e.items() if k != "at"} for e in game("g2", 40)]
+        store.ingest_read(read_of(seal(undated)))
+        out = store.export_parquet(tmp_path / "pq")
+    parts = sorted(str(p.relative_to(out).parent) for p in out.rglob("*.parquet"))
+    assert parts == ["ruleset=risk-europe/date=2026-03-14", "ruleset=risk-europe/date=undated"]
+    con = duckdb.connect()
+    counted = con.execute(
+        f"SELECT game_id, count(*), min(seq), max(seq), any_value(ruleset) FROM "
+        f"read_parquet('{out}/**/*.parquet', hive_partitioning = true) "
+        f"GROUP BY game_id ORDER BY game_id").fetchall()
+    assert counted == [("g1", 195, 0, 194, "risk-europe"), ("g2", 40, 0, 39, "risk-europe")]
+
+
+def test_a_read_only_store_refuses_writes_and_a_missing_one_is_not_created(db):
+    with pytest.raises(StoreError, match="no store at"):
+        open_store(db, read_only=True)
+    assert not db.exists()
+    open_store(db).close()
+    with open_store(db, read_only=True) as store:
+        with pytest.raises(StoreError, match="read-only"):
+            store.ingest_read(read_of(game("g1")))
+
+
+def test_threads_racing_on_one_game_one_wins_the_other_conflicts(db):
+    envelopes = game("race")
+    with open_store(db) as store:
+        store.append("race", 0, envelopes[:10])
+        start = threading.Barrier(2)
+        results = []
+
+        def writer(at: str) -> None:
+            start.wait()
+            try:
+                store.append("race", 10, [dict(envelopes[10], at=at, hash=None, prev=None)])
+                results.append("won")
+            except ConcurrencyConflict:
+                results.append("conflict")
+
+        threads = [threading.Thread(target=writer, args=(f"2026-03-14T2{i}:00:00Z",))
+                   for i in range(2)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(results) == ["conflict", "won"]
+        assert len(store.events("race")) == 11 and store.check().ok
