@@ -58,10 +58,13 @@ class Scenario:
         self._add(type_, actor, payload)
         return self
 
+    def close(self) -> None:
+        """The last turn of a round ends without a further event (as at the end of a log)."""
+        self.state = RULESET.conclude(self.state)
 
-def game42() -> list[dict]:
-    """The complete game, unsealed envelopes."""
-    g = Scenario(GAME_ID, [B, O, R, G])
+
+def rounds_1_to_6(g: Scenario) -> None:
+    """Setup and rounds 1-6 of game42 (shared with the tie-break game)."""
     # setup
     g.e("BidPlaced",B,amount=2).e("BidPlaced",O,amount=1).e("BidPlaced",R,amount=0).e("BidPlaced",G,amount=0)
     g.e("KingdomPlaced",B,city="Berlin",footmen={"Saxony":5,"Bohemia":5},coins=4)
@@ -159,6 +162,13 @@ def game42() -> list[dict]:
     g.e("DiceRolled",None,rolls={"blue":[5,5,1,1,1]},territory="Poland",rank=2)
     g.e("CasualtiesRemoved",O,territory="Poland",units={"siege":2})
     g.e("BattleEnded",None,territory="Poland",winner="blue")
+
+
+def game42() -> list[dict]:
+    """The complete game, unsealed envelopes."""
+    g = Scenario(GAME_ID, [B, O, R, G])
+    rounds_1_to_6(g)
+    # round 7: blue buys its second Crown Card and takes Buda from green: 7 crowns
     for p,c in [(B,[TK,ES]),(O,[TK,E1]),(R,[TK,ES]),(G,[TK,ES])]: g.e("CardsCommitted",p,cards=c)
     g.e("CardRevealed",B,card=TK).e("Spent",B,purchases=[{"item":"crown_card"}],coins=10)
     g.e("CardRevealed",O,card=TK).e("Taxed",O,city="Kiev")
@@ -175,6 +185,43 @@ def game42() -> list[dict]:
     g.e("CasualtiesRemoved",G,territory="Hungary",units={"footman":1})
     g.e("BattleEnded",None,territory="Hungary",winner="blue").e("GameEnded",None,winner="blue")
 
+    return g.envelopes
+
+
+def tiebreak_game() -> list[dict]:
+    """game42 up to round 6, then a quiet ending in which blue and green both reach 7 crowns at
+    the end of round 9 and the tie-break (territories) decides."""
+    g = Scenario("tiebreak", [B, O, R, G])
+    rounds_1_to_6(g)
+    # round 7: blue and green buy Crown Cards; everyone reveals King Me (green ends with the marker)
+    for p, c in [(B, [TK, S1]), (O, [TK, E1]), (R, [TK, ES]), (G, [TK, S1])]:
+        g.e("CardsCommitted", p, cards=c)
+    g.e("CardRevealed", B, card=TK).e("Spent", B, purchases=[{"item": "crown_card"}], coins=10)
+    g.e("CardRevealed", O, card=TK).e("Taxed", O, city="Kiev")
+    g.e("CardRevealed", R, card=TK).e("Taxed", R, city="Paris")
+    g.e("CardRevealed", G, card=TK).e("Spent", G, purchases=[{"item": "crown_card"}], coins=10)
+    g.e("CardRevealed", B, card=S1).e("CardRevealed", O, card=E1).e("Fortified", O, territory="Rusland")
+    g.e("CardRevealed", R, card=ES).e("CardRevealed", G, card=S1)
+    # round 8: green starts; nobody attacks
+    for p, c in [(G, [ES, S2]), (B, [ES, S2]), (O, [E2, S2]), (R, [S1, S2])]:
+        g.e("CardsCommitted", p, cards=c)
+    for card in (0, 1):
+        for p, c in [(G, [ES, S2]), (B, [ES, S2]), (O, [E2, S2]), (R, [S1, S2])]:
+            g.e("CardRevealed", p, card=c[card])
+    # round 9: hands refilled; blue taxes then buys its third Crown Card, green buys its third
+    for p, c in [(G, [T1, T2]), (B, [T1, T2]), (O, [T1, T2]), (R, [T1, T2])]:
+        g.e("CardsCommitted", p, cards=c)
+    g.e("CardRevealed", G, card=T1).e("Spent", G, purchases=[{"item": "crown_card"}], coins=10)
+    g.e("CardRevealed", B, card=T1).e("Taxed", B, city="Berlin")
+    g.e("CardRevealed", O, card=T1).e("Taxed", O, city="Kiev")
+    g.e("CardRevealed", R, card=T1).e("Taxed", R, city="Paris")
+    g.e("CardRevealed", G, card=T2).e("Taxed", G, city="Rome")
+    g.e("CardRevealed", B, card=T2).e("Spent", B, purchases=[{"item": "crown_card"}], coins=10)
+    g.e("CardRevealed", O, card=T2).e("Taxed", O, city="Kiev")
+    g.e("CardRevealed", R, card=T2).e("Taxed", R, city="Paris")
+    g.close()
+    winner = g.state.result.winners
+    g.e("GameEnded", None, winner=winner[0]) if len(winner) == 1 else g.e("GameEnded", None, winners=list(winner))
     return g.envelopes
 
 
@@ -322,6 +369,7 @@ def simulated_samples(first_seed: int = 1, max_games: int = 600) -> dict[str, st
 def main(argv: list[str]) -> None:
     base = game42()
     (HERE / "game42.jsonl").write_text(_text(seal(base)), encoding="utf-8")
+    (HERE / "tiebreak.jsonl").write_text(_text(seal(tiebreak_game())), encoding="utf-8")
     for name, text in broken_variants(base).items():
         (HERE / name).write_text(text, encoding="utf-8")
     print(f"wrote game42.jsonl ({len(base)} events) and {len(broken_variants(base))} broken copies to {HERE}")

@@ -73,3 +73,26 @@ def test_samples_are_rebuilt_byte_for_byte(tmp_path, monkeypatch):
     assert mod._text(mod.seal(base)) == (SAMPLES / "game42.jsonl").read_text("utf-8")
     for name, text in mod.broken_variants(base).items():
         assert text == (SAMPLES / name).read_text("utf-8"), name
+
+
+def test_tiebreak_game_is_decided_by_the_tie_break():
+    j = judge(read_log(SAMPLES / "tiebreak.jsonl"))
+    assert j.findings == [] and j.chain_ok
+    assert j.result.winners == ("green",) and j.result.reason == "crowns with tie-break"
+    assert set(j.result.detail) == {"blue", "green"}
+    assert all(d["crowns"] == 7 for d in j.result.detail.values())
+
+
+def test_the_sample_corpus_shows_every_part_of_the_rules():
+    """game42, the tie-break game and the simulated samples together show every order, bonus
+    action, city bonus tile, battle rank, a castle re-roll, a simultaneous elimination, an
+    elimination and a tie-break — and every one of them is clean."""
+    from replay.features import REQUIRED_FEATURES, game_features
+    seen: set[str] = set()
+    paths = [SAMPLES / "game42.jsonl", SAMPLES / "tiebreak.jsonl", *sorted(SAMPLES.glob("sim-*.jsonl"))]
+    assert len(paths) >= 4
+    for path in paths:
+        j = judge(read_log(path))
+        assert j.findings == [] and j.result is not None, path.name
+        seen |= game_features(j)
+    assert set(REQUIRED_FEATURES) - seen == set()

@@ -373,6 +373,11 @@ def _end_round(s: State, c: _Ctx) -> State:
         res = GameResult(winners, reason, r, detail)
         c.note(f"End of round {r}: {' and '.join(winners)} {'wins' if len(winners) == 1 else 'share the win'} "
                f"with {score[winners[0]]} crowns")
+        if len(contenders) > 1:
+            c.note("Decided with tie-break (crowns, then territories, then coins with the marker worth 10): "
+                   + "; ".join(f"{p} {score[p]} crowns, {detail[p]['territories']} territories, "
+                               f"{detail[p]['coins']} coins{' + marker' if detail[p]['marker'] else ''}"
+                               for p in contenders))
         return replace(s, result=res, flow=s.flow._replace(phase="over"))
     players = dict(s.players)
     terr = dict(s.terr)
