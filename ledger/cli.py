@@ -4,6 +4,7 @@ exit code here and nowhere else."""
 from __future__ import annotations
 
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any, Optional
@@ -43,9 +44,30 @@ def _data(board: Optional[Path], cards: Optional[Path]) -> Any:
         raise typer.Exit(exitcodes.UNREADABLE)
 
 
-def _judge_file(path: Path, data: Any, **kw: Any) -> Judgement:
-    read = read_log(path)
-    return judge(read, data=data, **kw)
+DbOpt = typer.Option(None, "--db", envvar="LEDGER_DB",
+                     help="A store (DuckDB file) to look up game ids in (env LEDGER_DB; default ledger.duckdb).")
+
+
+def _read_source(source: Path, db: Optional[Path]):
+    """A log file, or else a game id stored in the store."""
+    if source.exists() or db is None and not Path("ledger.duckdb").exists():
+        return read_log(source)
+    from ledger.store import GameNotFound, StoreError, load_log_from_store, open_store
+    path = db or Path("ledger.duckdb")
+    try:
+        store = open_store(path, read_only=True, wait=float(os.environ.get("LEDGER_DB_WAIT", 10)))
+    except StoreError as exc:
+        raise LogFileError(f"{source}: no such file, and the store cannot be opened ({exc})") from exc
+    try:
+        return load_log_from_store(store, str(source), name=f"{path}:{source}")
+    except GameNotFound as exc:
+        raise LogFileError(f"{source}: no such file, nor a game stored in {path}") from exc
+    finally:
+        store.close()
+
+
+def _judge_file(path: Path, data: Any, db: Optional[Path] = None, **kw: Any) -> Judgement:
+    return judge(_read_source(path, db), data=data, **kw)
 
 
 def _emit_json(obj: Any) -> None:
@@ -61,13 +83,14 @@ def _progress(total: int, label: str) -> Progress | None:
 
 @app.command()
 def replay(
-    file: Path = typer.Argument(..., help="A game log (JSONL)."),
+    file: Path = typer.Argument(..., help="A game log (JSONL), or the id of a game in the store."),
     round_: Optional[int] = typer.Option(None, "--round", "-r", help="Only this round (with the board before and after)."),
     turn: Optional[int] = typer.Option(None, "--turn", "-t", help="Only this turn (1 or 2) of each round shown."),
     player: Optional[str] = typer.Option(None, "--player", "-p", help="Only this player's events."),
     as_json: bool = JsonOpt,
     board: Optional[Path] = BoardOpt,
     cards: Optional[Path] = CardsOpt,
+    db: Optional[Path] = DbOpt,
 ) -> None:
     """Replay a game turn by turn: each decision, the dice, what they caused, the board after each turn.
 
@@ -75,7 +98,7 @@ def replay(
     """
     data = _data(board, cards)
     try:
-        j = _judge_file(file, data, digests=True, views=True)
+        j = _judge_file(file, data, db, digests=True, views=True)
     except LogFileError as exc:
         err.print(f"ledger: {exc}")
         raise typer.Exit(exitcodes.UNREADABLE)
@@ -93,11 +116,12 @@ def replay(
 
 @app.command()
 def audit(
-    files: list[Path] = typer.Argument(..., help="One or more game logs."),
+    files: list[Path] = typer.Argument(..., help="One or more game logs, or ids of games in the store."),
     strict: bool = typer.Option(False, "--strict", help="Stop at the first finding of each file."),
     as_json: bool = JsonOpt,
     board: Optional[Path] = BoardOpt,
     cards: Optional[Path] = CardsOpt,
+    db: Optional[Path] = DbOpt,
 ) -> None:
     """Report every finding in the logs: file, line, seq, rule id, message, rulebook section.
 
@@ -114,7 +138,7 @@ def audit(
         task = prog.add_task("audit", total=len(files))
     for path in files:
         try:
-            j = _judge_file(path, data, strict=strict)
+            j = _judge_file(path, data, db, strict=strict)
         except LogFileError as exc:
             err.print(f"ledger: {exc}")
             reports.append({"file": str(path), "error": str(exc)})
@@ -149,11 +173,12 @@ def _audit_dict(j: Judgement) -> dict:
 
 @app.command()
 def verify(
-    file: Path = typer.Argument(..., help="A game log."),
+    file: Path = typer.Argument(..., help="A game log, or the id of a game in the store."),
     winner: Optional[str] = typer.Option(None, "--winner", help="The reported winner to check (default: the log's GameEnded); 'a,b' for a shared win, 'none' for no winner."),
     as_json: bool = JsonOpt,
     board: Optional[Path] = BoardOpt,
     cards: Optional[Path] = CardsOpt,
+    db: Optional[Path] = DbOpt,
 ) -> None:
     """Is this log intact, legal, and does it end with the reported result?
 
@@ -164,7 +189,7 @@ def verify(
     """
     data = _data(board, cards)
     try:
-        j = _judge_file(file, data)
+        j = _judge_file(file, data, db)
     except LogFileError as exc:
         err.print(f"ledger: {exc}")
         raise typer.Exit(exitcodes.UNREADABLE)

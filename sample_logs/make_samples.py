@@ -245,13 +245,26 @@ def _text(envs: list[dict]) -> str:
     return "".join(format_line(e) + "\n" for e in envs)
 
 
-def broken_variants(base: list[dict]) -> dict[str, str]:
-    """name -> file text. Each is game42 with one thing wrong (see sample_logs/README.md)."""
+def _renamed(envs: list[dict], game: str) -> list[dict]:
+    out = copy.deepcopy(envs)
+    for e in out:
+        e["game"] = game
+    return out
+
+
+def broken_variants(base0: list[dict]) -> dict[str, str]:
+    """name -> file text. Each is game42 with one thing wrong (see sample_logs/README.md), under
+    a game id of its own (game42-<what is wrong>), so that a store holds each beside game42."""
     out: dict[str, str] = {}
-    sealed = seal(base)
+
+    def variant(name: str) -> tuple[list[dict], list[dict], str]:
+        gid = f"game42-{name}"
+        b = _renamed(base0, gid)
+        return b, seal(b), gid
 
     # one die changed in the general attack of the Poland battle, line left as it was: the chain
     # catches the edit at that line
+    base, sealed, gid = variant("die-edited")
     envs = copy.deepcopy(sealed)
     i = _find(envs, "DiceRolled", rank=4, rolls={"blue": [3, 5], "orange": [3, 3, 6]})
     envs[i]["payload"]["rolls"]["blue"] = [3, 6]
@@ -259,11 +272,13 @@ def broken_variants(base: list[dict]) -> dict[str, str]:
 
     # the same die changed and the log re-sealed (a forger who recomputes the hashes): the rules
     # catch it, since blue's 6 ties orange's 6 and orange now owes two casualties
+    base, sealed, gid = variant("die-resealed")
     envs = copy.deepcopy(base)
     envs[i]["payload"]["rolls"]["blue"] = [3, 6]
     out["broken-die-resealed.jsonl"] = _text(seal(envs))
 
     # blue plays expand-maneuver-fortify-1 twice in one cycle of the hand (round 2 instead of -2)
+    base, sealed, gid = variant("card-twice")
     envs = copy.deepcopy(base)
     c = _find(envs, "CardsCommitted", B, cards=[E2, T1])
     envs[c]["payload"]["cards"] = [E1, T1]
@@ -272,64 +287,74 @@ def broken_variants(base: list[dict]) -> dict[str, str]:
     out["broken-card-twice.jsonl"] = _text(seal(envs))
 
     # orange maneuvers a Footman three territories (Bulgaria - Galicia - Rusland - Polotsk)
+    base, sealed, gid = variant("maneuver-three")
     envs = copy.deepcopy(base)
     r = [k for k, e in enumerate(envs) if e["type"] == "CardRevealed" and e["actor"] == O
          and e["payload"]["card"] == S1][-1]
-    envs.insert(r + 1, make_envelope(GAME_ID, 0, "Maneuvered", O,
+    envs.insert(r + 1, make_envelope(gid, 0, "Maneuvered", O,
                                      {"from": "Bulgaria", "to": "Polotsk", "units": {"footman": 1}}, at=STAMP))
     out["broken-maneuver-three.jsonl"] = _text(seal(_renumber(envs)))
 
     # red attacks blue's castle in Saxony with a Footman and no Siege Weapon; blue holds it
+    base, sealed, gid = variant("castle-no-siege")
     envs = copy.deepcopy(base)
     m = _find(envs, "Maneuvered", R, to="Normandy")
-    envs[m] = make_envelope(GAME_ID, 0, "Expanded", R,
+    envs[m] = make_envelope(gid, 0, "Expanded", R,
                             {"from": "Friesland", "to": "Saxony", "units": {"footman": 1}}, at=STAMP)
     b = _find(envs, "BattleStarted", B, territory="Poland")
     envs[b:b] = [
-        make_envelope(GAME_ID, 0, "BattleStarted", B, {"territory": "Saxony"}, at=STAMP),
-        make_envelope(GAME_ID, 0, "DiceRolled", None, {"rolls": {"blue": [5, 3], "red": [2]}, "rank": 4}, at=STAMP),
-        make_envelope(GAME_ID, 0, "CasualtiesRemoved", R, {"territory": "Saxony", "units": {"footman": 1}}, at=STAMP),
+        make_envelope(gid, 0, "BattleStarted", B, {"territory": "Saxony"}, at=STAMP),
+        make_envelope(gid, 0, "DiceRolled", None, {"rolls": {"blue": [5, 3], "red": [2]}, "rank": 4}, at=STAMP),
+        make_envelope(gid, 0, "CasualtiesRemoved", R, {"territory": "Saxony", "units": {"footman": 1}}, at=STAMP),
     ]
     out["broken-castle-no-siege.jsonl"] = _text(seal(_renumber(envs)))
 
     # one line edited in the middle (blue's round-3 tax claim 8 -> 12), not re-sealed
+    base, sealed, gid = variant("edited-line")
     envs = copy.deepcopy(sealed)
     t = [k for k, e in enumerate(envs) if e["type"] == "Taxed" and e["actor"] == B][1]
     envs[t]["payload"]["coins"] = 12
     out["broken-edited-line.jsonl"] = _text(envs)
 
     # a wrong claim, sealed: blue claims 12 coins of tax where the rules give 8
+    base, sealed, gid = variant("claim-coins")
     envs = copy.deepcopy(base)
     envs[t]["payload"]["coins"] = 12
     out["broken-claim-coins.jsonl"] = _text(seal(envs))
 
     # the declared winner is not the one the rules give
+    base, sealed, gid = variant("wrong-winner")
     envs = copy.deepcopy(base)
     envs[_find(envs, "GameEnded")]["payload"]["winner"] = G
     out["broken-wrong-winner.jsonl"] = _text(seal(envs))
 
     # a line that is not JSON (a BattleEnded claim garbled by an editor)
+    base, sealed, gid = variant("malformed-line")
     text = _text(sealed).splitlines(keepends=True)
     k = _find(sealed, "BattleEnded", territory="England")
     text[k] = text[k][:40] + "\n"
     out["broken-malformed-line.jsonl"] = "".join(text)
 
     # an event type the ruleset does not know
+    base, sealed, gid = variant("unknown-event")
     envs = copy.deepcopy(base)
-    envs.insert(k, make_envelope(GAME_ID, 0, "Teleported", B, {"from": "Saxony", "to": "Rome"}, at=STAMP))
+    envs.insert(k, make_envelope(gid, 0, "Teleported", B, {"from": "Saxony", "to": "Rome"}, at=STAMP))
     out["broken-unknown-event.jsonl"] = _text(seal(_renumber(envs)))
 
     # a line deleted (the England battle claim): the chain and the sequence show the gap
+    base, sealed, gid = variant("deleted-line")
     envs = copy.deepcopy(sealed)
     del envs[k]
     out["broken-deleted-line.jsonl"] = _text(envs)
 
     # a line appended twice (a duplicate append)
+    base, sealed, gid = variant("duplicate-line")
     text = _text(sealed).splitlines(keepends=True)
     text.insert(k + 1, text[k])
     out["broken-duplicate-line.jsonl"] = "".join(text)
 
     # a recording cut off in the middle of a line
+    base, sealed, gid = variant("truncated")
     full = _text(sealed)
     out["broken-truncated.jsonl"] = full[: full.rindex("\n", 0, len(full) // 2) + 60]
 

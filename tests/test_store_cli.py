@@ -61,10 +61,18 @@ def test_ingest_twice_is_a_no_op_and_a_longer_log_extends(tmp_path, db):
 
 
 def test_ingest_refuses_a_contradicting_log_naming_file_and_seq(tmp_path, db):
+    """game42 with one die changed and the log re-sealed: a different history of the same game."""
+    from ledger.logfile import format_line, seal
+    envs = [json.loads(line) for line in (SAMPLES / "game42.jsonl").read_text("utf-8").splitlines()]
+    envs[158]["payload"]["rolls"]["blue"] = [3, 6]
+    for e in envs:
+        e.pop("prev"), e.pop("hash")
+    forged = tmp_path / "forged.jsonl"
+    forged.write_text("".join(format_line(e) + "\n" for e in seal(envs)), encoding="utf-8")
     assert run("ingest", str(SAMPLES / "game42.jsonl"), "--db", db).exit_code == 0
-    r = run("ingest", str(SAMPLES / "broken-die-resealed.jsonl"), "--db", db)
+    r = run("ingest", str(forged), "--db", db)
     assert r.exit_code == 1
-    assert "broken-die-resealed.jsonl:159 (seq 158): STORE-CONTRADICTS" in r.output
+    assert "forged.jsonl:159 (seq 158): STORE-CONTRADICTS" in r.output
     assert "contradicts the stored game from seq 158" in r.output
 
 
