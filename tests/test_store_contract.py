@@ -96,10 +96,10 @@ class StoreContract:
     def test_a_game_with_rule_findings_is_stored_with_them(self, store):
         outcome = store.ingest_read(read_log(SAMPLES / "broken-castle-no-siege.jsonl"))
         assert outcome.status == "new" and outcome.findings == 1
-        [finding] = store.findings("game42")
+        [finding] = store.findings("game42-castle-no-siege")
         assert (finding.rule, finding.seq, finding.line, finding.kind, finding.applied) == \
             ("RE-EXPAND-CASTLE", 148, 149, "illegal", True)
-        assert store.game("game42").finding_count == 1
+        assert store.game("game42-castle-no-siege").finding_count == 1
 
     def test_an_unsealed_log_is_refused(self, store):
         unsealed = [{k: v for k, v in e.items() if k not in ("prev", "hash")} for e in game("u")]
@@ -113,7 +113,7 @@ class StoreContract:
         assert outcome.status == "rejected"
         assert [(r.rule, r.line) for r in outcome.rejects] == \
             [("STORE-CHAIN", None), ("LOG-HASH", 71)]
-        assert store.head("game42") is None
+        assert store.head("game42-edited-line") is None
         assert [(r.rule, r.line) for r in store.rejects()] == [("STORE-CHAIN", None),
                                                               ("LOG-HASH", 71)]
 
@@ -199,7 +199,7 @@ class StoreContract:
     def test_recheck_of_games_judged_by_this_engine_changes_nothing(self, store):
         store.ingest_read(read_log(SAMPLES / "broken-castle-no-siege.jsonl"))
         assert store.recheck() == []
-        assert store.game("game42").finding_count == 1
+        assert store.game("game42-castle-no-siege").finding_count == 1
 
     def test_check_passes_on_stored_games(self, store):
         store.ingest_read(read_of(game("g1")))

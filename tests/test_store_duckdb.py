@@ -156,7 +156,7 @@ def test_recheck_reports_a_changed_result(db):
     ("UPDATE events SET raw = replace(raw, '\"amount\":2', '\"amount\":3') "
      "WHERE game_id = 'g1' AND seq = 1", "LOG-HASH"),
     ("UPDATE games SET event_count = 190 WHERE game_id = 'g1'", "counts 190 events"),
-    ("DELETE FROM findings WHERE game_id = 'game42'", "findings"),
+    ("DELETE FROM findings WHERE game_id = 'game42-castle-no-siege'", "findings"),
 ])
 def test_check_finds_damage(db, damage, expected):
     with open_store(db) as store:
