@@ -71,7 +71,7 @@ from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
 import duckdb
 import polars as pl
 from pydantic import NaiveDatetime
-from sqlalchemy import JSON, Column, Integer, Sequence as SqlSequence, String, text
+from sqlalchemy import JSON, Column, Integer, Sequence as SqlSequence, String, func, text
 from sqlmodel import Field, Session, SQLModel, create_engine, select
 
 from ledger.logfile import (
@@ -1156,7 +1156,10 @@ class DuckDBStore(EventStore):
 
     def rejects(self) -> list[RejectRow]:
         with self._lock, Session(self._engine) as session:
-            return list(session.exec(select(RejectRow).order_by(RejectRow.id)).all())
+            # bulk inserts may draw sequence ids out of row order: order by what the rows say
+            return list(session.exec(select(RejectRow).order_by(
+                RejectRow.rejected_at, RejectRow.file, func.coalesce(RejectRow.line, -1),
+                RejectRow.id)).all())
 
     # -- judging again, checking, exporting
 
