@@ -45,7 +45,7 @@ def _time_audit(paths: list[Path]) -> tuple[float, int]:
     events = 0
     t0 = time.perf_counter()
     for p in paths:
-        j = judge(read_log(p))
+        j = judge(read_log(p), keep_steps=False)
         events += j.events
         if j.findings:
             raise SystemExit(f"benchmark corpus game {p.name} has findings: {j.findings[0].format()}")

@@ -138,7 +138,7 @@ def audit(
         task = prog.add_task("audit", total=len(files))
     for path in files:
         try:
-            j = _judge_file(path, data, db, strict=strict)
+            j = _judge_file(path, data, db, strict=strict, keep_steps=False)
         except LogFileError as exc:
             err.print(f"ledger: {exc}")
             reports.append({"file": str(path), "error": str(exc)})
@@ -189,7 +189,7 @@ def verify(
     """
     data = _data(board, cards)
     try:
-        j = _judge_file(file, data, db)
+        j = _judge_file(file, data, db, keep_steps=False)
     except LogFileError as exc:
         err.print(f"ledger: {exc}")
         raise typer.Exit(exitcodes.UNREADABLE)

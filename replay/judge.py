@@ -125,12 +125,13 @@ def _payload_error(exc: ValidationError) -> str:
 
 
 def judge(read: LogRead, *, data: Any = None, digests: bool = False, views: bool = False,
-          strict: bool = False, on_event: Callable[[int, int], None] | None = None) -> Judgement:
+          strict: bool = False, on_event: Callable[[int, int], None] | None = None,
+          keep_steps: bool = True) -> Judgement:
     """Judge a read log with the ruleset its first event names.
 
     `data`: board/card data to judge with (default: the ruleset's shipped data). `digests`: a
     state digest per step; `views`: the compact board after each step; `strict`: stop at the
-    first finding.
+    first finding; `keep_steps=False`: keep findings and the result only (audit, verify).
     """
     name = read.name
     findings: list[Finding] = [
@@ -180,7 +181,8 @@ def judge(read: LogRead, *, data: Any = None, digests: bool = False, views: bool
             on_event(i, total)
         rec = _judge_one(rs, state, raw, name, digests, views)
         state = rec[1]
-        j.steps.append(rec[0])
+        if keep_steps:
+            j.steps.append(rec[0])
         if rec[0].findings:
             findings.extend(rec[0].findings)
             if strict:
