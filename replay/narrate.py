@@ -131,7 +131,8 @@ def narrate(j: Judgement, *, round_: int | None = None, turn: int | None = None,
     for s in selected:
         sec = _section(s)
         tkey = (s.position[1], s.position[2], s.actor) if s.type == "CardRevealed" else last_turn_key
-        if prev_step is not None and (sec != last_section or (s.type == "CardRevealed")) and last_turn_key and not filtered:
+        if prev_step is not None and (sec != last_section or (s.type == "CardRevealed")) and last_turn_key \
+                and turn is None and player is None:
             out.append("    board after the turn:")
             out.extend(board_lines(prev_step.view, "      "))
         if sec != last_section:
