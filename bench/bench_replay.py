@@ -106,6 +106,7 @@ def main(sizes=(1_000, 10_000, 100_000)) -> dict:
         print(f"corpus: {len(paths)} simulated games written in {sim_s:.1f} s "
               f"= {len(paths) / sim_s:.1f} games/s (simulate throughput)")
         results["simulate_games_per_s"] = len(paths) / sim_s
+        _time_audit(paths[:2])       # warm-up: data files loaded, caches filled, code paths hot
         # prefixes of the corpus of growing size
         counts = [sum(1 for _ in p.open()) for p in paths]
         for size in sizes:
