@@ -8,7 +8,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-SUITES = {"replay": "bench.bench_replay", "ingest": "bench.bench_ingest", "odds": "bench.bench_odds"}
+SUITES = {"replay": "bench.bench_replay", "ingest": "bench.bench_ingest", "odds": "bench.bench_odds",
+          "dashboard": "bench.bench_dashboard"}
 
 
 def main(argv: list[str]) -> None:

@@ -91,6 +91,7 @@ def replay(
     board: Optional[Path] = BoardOpt,
     cards: Optional[Path] = CardsOpt,
     db: Optional[Path] = DbOpt,
+    html: Optional[Path] = typer.Option(None, "--html", help="Also write a picture of the game (HTML): the crown race and the board on a map of Europe, turn by turn."),
 ) -> None:
     """Replay a game turn by turn: each decision, the dice, what they caused, the board after each turn.
 
@@ -102,6 +103,14 @@ def replay(
     except LogFileError as exc:
         err.print(f"ledger: {exc}")
         raise typer.Exit(exitcodes.UNREADABLE)
+    if html is not None:
+        from analytics.game_page import render_game_page
+        try:
+            render_game_page(j, html, data=data)
+        except ValueError as exc:
+            err.print(f"ledger: cannot draw {file}: {exc}")
+            raise typer.Exit(exitcodes.UNREADABLE)
+        err.print(f"wrote {html}")
     if as_json:
         from replay.narrate import _matches
         steps = [s for s in j.steps if _matches(s, round_, turn, player)]
@@ -349,3 +358,4 @@ if __name__ == "__main__":  # pragma: no cover
 from ledger import cli_simulate  # noqa: E402,F401
 from ledger import cli_odds  # noqa: E402,F401
 from ledger import cli_store  # noqa: E402,F401
+from ledger import cli_analytics  # noqa: E402,F401

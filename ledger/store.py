@@ -22,6 +22,9 @@ The contract (`EventStore`; every backend passes tests/test_store_contract.py):
 - **The engine judges on write** (`replay.judge.judge`): each game is stored with its findings, the
   rules' result, the final state (a snapshot) and the ruleset version and data digest it was judged
   with. `recheck` judges every game again with the current engine.
+- **Analytics rows are part of a judgement**: the orders played, battles, dice, per-round holdings
+  and outcomes of each game (`analytics.extract`, docs/analytics.md) are written with it and
+  replaced when the game is judged again, like its findings.
 - **Rejected input is kept**, never dropped: each refused log and each line that was not stored is
   a row of `rejects` (file, line, seq, rule, message, the line's text when known).
 
@@ -71,7 +74,7 @@ from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
 import duckdb
 import polars as pl
 from pydantic import NaiveDatetime
-from sqlalchemy import JSON, Column, Integer, Sequence as SqlSequence, String, func, text
+from sqlalchemy import JSON, Column, Double, Integer, Sequence as SqlSequence, String, func, text
 from sqlmodel import Field, Session, SQLModel, create_engine, select
 
 from ledger.logfile import (
@@ -265,7 +268,143 @@ class TournamentRow(SQLModel, table=True):
     held_on: Optional[date] = None
 
 
-MODELS = (TournamentRow, GameRow, PlayerRow, EventRow, FindingRow, SnapshotRow, RejectRow)
+# --- analytics: what happened in each game, read off the engine's fold at ingest ----------------
+#
+# Filled by `analytics.extract.extract_rows` whenever a game is judged (ingest, extension,
+# recheck) and replaced as a whole with its findings, so they always describe the last judgement.
+# Columns are explained in docs/analytics.md; tests/test_analytics_store.py checks that these
+# models and analytics.extract.COLUMNS name the same columns.
+
+
+class OrderPlayedRow(SQLModel, table=True):
+    """A King's Orders card revealed on a turn, the order chosen on it and its bonus action."""
+
+    __tablename__ = "orders_played"
+    game_id: str = Field(primary_key=True)
+    seq: int = Field(primary_key=True)          # the CardRevealed event
+    round: int
+    turn: int                                   # 1 or 2
+    turn_index: int                             # place in the round's turn order (0 = first)
+    player: str
+    seat: Optional[int] = None
+    card: str
+    order_chosen: Optional[str] = None          # expand, split_expand, maneuver, tax, spend
+    card_bonus: Optional[str] = None            # fortify, siege_assault, king_me (or none)
+    bonus_used: bool = False
+    berlin_maneuver: bool = False               # the Berlin tile's free maneuver after an expand
+
+
+class BattleRow(SQLModel, table=True):
+    """A battle: the armies at the start, how it went, and its exact odds and luck."""
+
+    __tablename__ = "battles"
+    game_id: str = Field(primary_key=True)
+    seq: int = Field(primary_key=True)          # the BattleStarted event
+    round: int
+    territory: str
+    attacker: str
+    defender: str
+    castle: bool
+    att_footman: int
+    att_archer: int
+    att_cavalry: int
+    att_siege: int
+    def_footman: int
+    def_archer: int
+    def_cavalry: int
+    def_siege: int
+    attacker_units: int
+    defender_units: int
+    cycles: int
+    rerolls: int                                # castle re-rolls used
+    outcome: str                # attacker takes | defender holds | both eliminated | unfinished
+    winner: Optional[str] = None
+    attacker_lost: int
+    defender_lost: int
+    p_attacker_takes: Optional[float] = Field(default=None, sa_type=Double)
+    p_defender_holds: Optional[float] = Field(default=None, sa_type=Double)
+    p_both_eliminated: Optional[float] = Field(default=None, sa_type=Double)
+    expected_attacker_losses: Optional[float] = Field(default=None, sa_type=Double)
+    expected_defender_losses: Optional[float] = Field(default=None, sa_type=Double)
+    attacker_luck: Optional[float] = Field(default=None, sa_type=Double)
+    defender_luck: Optional[float] = Field(default=None, sa_type=Double)
+    attacker_units_luck: Optional[float] = Field(default=None, sa_type=Double)
+    defender_units_luck: Optional[float] = Field(default=None, sa_type=Double)
+
+
+class DiceRow(SQLModel, table=True):
+    """The dice one player rolled in one event, and why."""
+
+    __tablename__ = "dice"
+    game_id: str = Field(primary_key=True)
+    seq: int = Field(primary_key=True)
+    player: str = Field(primary_key=True)
+    round: int
+    seat: Optional[int] = None
+    why: str                                    # roll-off | siege assault | battle | castle re-roll
+    rank: Optional[int] = None                  # the battle rank (1-4)
+    territory: Optional[str] = None
+    battle_seq: Optional[int] = None            # the battle's BattleStarted event
+    dice: int
+    faces: str                                  # JSON list, as rolled
+    n1: int
+    n2: int
+    n3: int
+    n4: int
+    n5: int
+    n6: int
+
+
+class PlayerRoundRow(SQLModel, table=True):
+    """A player's holdings at the end of a round (round 0: kingdoms placed)."""
+
+    __tablename__ = "player_rounds"
+    game_id: str = Field(primary_key=True)
+    round: int = Field(primary_key=True)
+    player: str = Field(primary_key=True)
+    seat: Optional[int] = None
+    coins: int
+    crowns: int
+    crown_cards: int
+    territories: int
+    cities: int
+    castles: int
+    footmen: int
+    archers: int
+    cavalry: int
+    siege: int
+    units: int
+    eliminated: bool
+    first_player: bool                          # holds the First Player Marker
+    complete: bool                              # False: the log ends inside this round
+
+
+class OutcomeRow(SQLModel, table=True):
+    """How a game ended for one player, with where they started."""
+
+    __tablename__ = "outcomes"
+    game_id: str = Field(primary_key=True)
+    player: str = Field(primary_key=True)
+    seat: Optional[int] = None
+    starting_city: Optional[str] = None
+    starting_territory: Optional[str] = None
+    opening_bid: Optional[int] = None
+    first_player: bool                          # won the opening bid (the First Player Marker)
+    won: bool
+    win_share: float = Field(sa_type=Double)    # 1 for a win, 1/n for a win shared by n
+    finished: bool                              # the game has a result
+    rounds: int
+    reason: Optional[str] = None
+    crowns: int
+    territories: int
+    eliminated: bool
+
+
+ANALYTICS_MODELS = (OrderPlayedRow, BattleRow, DiceRow, PlayerRoundRow, OutcomeRow)
+ANALYTICS_TABLES = tuple(m.__tablename__ for m in ANALYTICS_MODELS)
+
+MODELS = (TournamentRow, GameRow, PlayerRow, EventRow, FindingRow, SnapshotRow, RejectRow,
+          *ANALYTICS_MODELS)
 
 
 # --- results -----------------------------------------------------------------------------------
@@ -438,13 +577,22 @@ class _Judged:
     players: list[tuple]
     findings: list[tuple]
     snapshot: tuple | None
+    analytics: dict[str, list[tuple]] = field(default_factory=dict)  # table -> rows
 
 
-def _judge_rows(read: LogRead, judge_fn: Callable[[LogRead], Any]) -> _Judged:
-    """Judge a log in its stored form and map the judgement to rows (without the timestamps)."""
+def _judge_rows(read: LogRead, judge_fn: Callable[[LogRead], Any],
+                extract_fn: Callable[[LogRead], Any] | None = None) -> _Judged:
+    """Judge a log in its stored form and map the judgement to rows (without the timestamps);
+    with `extract_fn`, also the game's analytics rows (analytics.extract)."""
+    judged = _judgement_rows(read, judge_fn(read))
+    if extract_fn is not None:
+        judged.analytics = extract_fn(read).tables
+    return judged
+
+
+def _judgement_rows(read: LogRead, j: Any) -> _Judged:
     from engine.core.ruleset import get_ruleset
 
-    j = judge_fn(read)
     game_id = read.events[0].game
     snapshot = None
     rounds = j.result.round if j.result else None
@@ -695,6 +843,8 @@ class _Batch:
     rejects: list[Reject] = field(default_factory=list)
     outcomes: list[IngestOutcome] = field(default_factory=list)
     game_ids: set[str] = field(default_factory=set)
+    analytics: dict[str, list[tuple]] = field(default_factory=dict)   # table -> rows
+    rejudged: list[str] = field(default_factory=list)  # stored games whose analytics are replaced
 
     def add_judged(self, judged: _Judged, stamp: datetime, expected: int | None,
                    new_events: Sequence[RawEvent]) -> None:
@@ -711,7 +861,14 @@ class _Batch:
         self.judged.append(row["game_id"])
         if judged.snapshot is not None:
             self.snapshots.append(judged.snapshot)
+        self.add_analytics(judged, rejudged=expected is not None)
         self.game_ids.add(row["game_id"])
+
+    def add_analytics(self, judged: _Judged, rejudged: bool) -> None:
+        if rejudged:
+            self.rejudged.append(judged.game["game_id"])
+        for table, rows in judged.analytics.items():
+            self.analytics.setdefault(table, []).extend(rows)
 
 
 _LOOKUP_CHUNK = 64  # logs whose stored heads are looked up together
@@ -783,7 +940,8 @@ class DuckDBStore(EventStore):
     backend = "duckdb"
 
     def __init__(self, con: duckdb.DuckDBPyConnection, path: str, *, read_only: bool = False,
-                 judge_fn: Callable[[LogRead], Any] | None = None):
+                 judge_fn: Callable[[LogRead], Any] | None = None,
+                 extract_fn: Callable[[LogRead], Any] | None = None):
         import duckdb_engine
         from sqlalchemy.pool import StaticPool
 
@@ -792,6 +950,7 @@ class DuckDBStore(EventStore):
         self.read_only = read_only
         self._lock = threading.RLock()
         self._judge = judge_fn or _default_judge
+        self._extract = extract_fn or _default_extract
         self._engine = create_engine("duckdb://", poolclass=StaticPool,
                                      creator=lambda: duckdb_engine.ConnectionWrapper(con))
         if not read_only:
@@ -940,7 +1099,7 @@ class DuckDBStore(EventStore):
         else:
             clock["write"] = clock.get("write", 0.0) + time.perf_counter() - started
             started = time.perf_counter()
-            judged = _judge_rows(_stored_form(read), self._judge)
+            judged = _judge_rows(_stored_form(read), self._judge, self._extract)
             clock["judge"] = clock.get("judge", 0.0) + time.perf_counter() - started
             started = time.perf_counter()
             batch.add_judged(judged, _now(), start if stored is not None else None,
@@ -1030,6 +1189,23 @@ class DuckDBStore(EventStore):
         self._insert("events", event_frame(batch.events),
                      "*, json_extract(raw, '$.payload') AS payload")
         self._write_rejects(batch.rejects)
+        self._write_analytics(batch)
+
+    def _write_analytics(self, batch: _Batch) -> None:
+        """Replace the analytics rows of every game judged in the batch (a new game has none)."""
+        from analytics.extract import rows_frame
+
+        if batch.rejudged:
+            ids = pl.DataFrame({"game_id": batch.rejudged}, schema={"game_id": pl.String})
+            self._con.register("_ledger_rejudged", _ArrowStream(ids))
+            try:
+                for table in ANALYTICS_TABLES:
+                    self._con.execute(f"DELETE FROM {table} WHERE game_id IN "
+                                      f"(SELECT game_id FROM _ledger_rejudged)").fetchall()
+            finally:
+                self._con.unregister("_ledger_rejudged")
+        for table, rows in batch.analytics.items():
+            self._insert(table, rows_frame(table, rows))
 
     def _write_snapshots(self, snapshots: list[tuple]) -> None:
         if not snapshots:
@@ -1097,7 +1273,7 @@ class DuckDBStore(EventStore):
                 raise InvalidAppend(f"game {game_id!r}: the envelopes cannot be appended: "
                                     + ("; ".join(why) or "they are not all log events"))
             batch = _Batch()
-            judged = _judge_rows(_stored_form(read), self._judge)
+            judged = _judge_rows(_stored_form(read), self._judge, self._extract)
             judged.game["source"] = f"append at seq {expected_seq}"
             batch.add_judged(judged, _now(), count if stored is not None else None,
                              read.events[count:])
@@ -1154,6 +1330,12 @@ class DuckDBStore(EventStore):
             return session.exec(select(SnapshotRow).where(SnapshotRow.game_id == game_id)
                                 .order_by(SnapshotRow.seq.desc()).limit(1)).first()
 
+    def query(self, sql: str,
+              params: Sequence[Any] | dict[str, Any] | None = None) -> pl.DataFrame:
+        """A read query's result as a polars DataFrame (analytics reads the store with it)."""
+        with self._lock:
+            return pl.DataFrame(self._con.sql(sql, params=params))
+
     def rejects(self) -> list[RejectRow]:
         with self._lock, Session(self._engine) as session:
             # bulk inserts may draw sequence ids out of row order: order by what the rows say
@@ -1193,7 +1375,7 @@ class DuckDBStore(EventStore):
                     "SELECT line, seq, event, rule, kind, applied, message, section FROM findings "
                     "WHERE game_id = ? ORDER BY idx", [game_id]).fetchall()
                 read = read_log_text(log_text(self.events(game_id)), before[3] or game_id)
-                judged = _judge_rows(read, self._judge)
+                judged = _judge_rows(read, self._judge, self._extract)
                 judged.game["source"] = before[3]
                 new_findings = [tuple(f[2:]) for f in judged.findings]
                 old_result = json.loads(before[2]) if before[2] else None
@@ -1209,6 +1391,7 @@ class DuckDBStore(EventStore):
                 batch.judged.append(game_id)
                 if judged.snapshot is not None:
                     batch.snapshots.append(judged.snapshot)
+                batch.add_analytics(judged, rejudged=True)
                 if findings_changed or result_changed:
                     changes.append(RecheckChange(
                         game_id, before[0], judged.game["ruleset_version"], len(old_findings),
@@ -1268,6 +1451,12 @@ class DuckDBStore(EventStore):
                     GROUP BY g.game_id, g.players
                     HAVING json_array_length(g.players) != count(p.seat)""").fetchall():
                 problems.append(f"game {gid!r}: {listed} players listed, {seated} seated")
+            for table in ANALYTICS_TABLES:
+                for gid, n in con.execute(
+                        f"SELECT game_id, count(*) FROM {table} WHERE game_id NOT IN "
+                        f"(SELECT game_id FROM games) GROUP BY game_id ORDER BY game_id").fetchall():
+                    problems.append(f"game {gid!r}: {n} rows in {table} with no row in the "
+                                    f"games table")
             problems += self._check_lines()
         return IntegrityReport(games, events, problems)
 
@@ -1326,6 +1515,11 @@ class DuckDBStore(EventStore):
 def _default_judge(read: LogRead) -> Any:
     from replay.judge import judge
     return judge(read)
+
+
+def _default_extract(read: LogRead) -> Any:
+    from analytics.extract import extract_rows
+    return extract_rows(read)
 
 
 def _sealed_onto(game_id: str, at: int, prev: str | None,

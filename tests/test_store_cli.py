@@ -97,7 +97,7 @@ def test_games_lists_date_players_winner_rounds_findings(logs, db):
     assert [(g["game"], g["date"], g["winners"], g["rounds"], g["events"], g["findings"])
             for g in listed] == [("a", "2026-03-14", ["blue"], 7, 195, 0),
                                  ("b", "2026-03-14", ["blue"], 7, 195, 0),
-                                 ("game42", "2026-03-14", ["blue"], 7, 198, 1)]
+                                 ("game42-castle-no-siege", "2026-03-14", ["blue"], 7, 198, 1)]
     text = run("games", "--db", db).output
     assert "blue, orange, red, green" in text and "game42" in text
 

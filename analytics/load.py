@@ -1,0 +1,111 @@
+"""The analytics tables of a store, read into polars: every game, or one tournament's.
+
+    tables = load_tables(store)                      # a DuckDBStore (ledger.store.open_store)
+    tables = load_tables(store, tournament="spring") # a tournament id or name
+    queries.win_rate_by_seat(tables)                 # named queries take a Tables
+
+Each frame holds only the stored games selected, and only the columns the queries use.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+import polars as pl
+
+from analytics.extract import COLUMNS
+
+
+class UnknownTournament(LookupError):
+    """No tournament with this id or name is stored."""
+
+    def __init__(self, tournament: str, known: list[str]):
+        self.tournament, self.known = tournament, known
+        listed = ", ".join(repr(k) for k in known) if known else "none are stored"
+        super().__init__(f"no tournament {tournament!r} in the store (tournaments: {listed})")
+
+    def __str__(self) -> str:
+        return self.args[0]
+
+
+GAME_COLUMNS = {"game_id": pl.String, "tournament": pl.String, "played_on": pl.Date,
+                "finished": pl.Boolean, "rounds": pl.Int32}
+PLAYER_COLUMNS = {"game_id": pl.String, "seat": pl.Int32, "player": pl.String, "name": pl.String}
+
+# the columns each table is loaded with (dice.faces, the JSON text, is left in the store)
+LOADED = {table: {c: t for c, t in columns.items() if (table, c) != ("dice", "faces")}
+          for table, columns in COLUMNS.items()}
+
+
+@dataclass(frozen=True)
+class Tables:
+    """The analytics tables as lazy polars frames (columns: analytics.extract.COLUMNS, plus
+    `games` and `players` from the store)."""
+
+    games: pl.LazyFrame
+    players: pl.LazyFrame
+    orders_played: pl.LazyFrame
+    battles: pl.LazyFrame
+    dice: pl.LazyFrame
+    player_rounds: pl.LazyFrame
+    outcomes: pl.LazyFrame
+    title: str = "every stored game"
+
+    @classmethod
+    def from_frames(cls, title: str = "test frames",
+                    **frames: pl.DataFrame | list[dict]) -> "Tables":
+        """Tables from small frames (or lists of row dicts); a table not given is empty. Columns
+        not given are null, so a test names only the columns its query reads."""
+        schemas = {"games": GAME_COLUMNS, "players": PLAYER_COLUMNS, **LOADED}
+        built = {}
+        for name, schema in schemas.items():
+            given = frames.pop(name, None)
+            if given is None:
+                frame = pl.DataFrame(schema=schema)
+            else:
+                frame = given if isinstance(given, pl.DataFrame) else pl.DataFrame(given)
+                frame = frame.with_columns(pl.lit(None, dtype=t).alias(c) for c, t in schema.items()
+                                           if c not in frame.columns)
+                frame = frame.select(pl.col(c).cast(t) for c, t in schema.items())
+            built[name] = frame.lazy()
+        if frames:
+            raise TypeError(f"unknown tables: {', '.join(frames)}")
+        return cls(**built, title=title)
+
+    def collect(self) -> "Tables":
+        """The same tables, read once into memory (queries then share them)."""
+        done = pl.collect_all([getattr(self, f.name) for f in fields(self) if f.name != "title"])
+        names = [f.name for f in fields(self) if f.name != "title"]
+        return Tables(**{n: d.lazy() for n, d in zip(names, done)}, title=self.title)
+
+
+def tournament_games(store, tournament: str) -> tuple[str, str]:
+    """(tournament id, display name) for an id or a name; UnknownTournament if neither."""
+    found = store.query("SELECT tournament_id, name FROM tournaments WHERE tournament_id = $t "
+                        "OR name = $t ORDER BY tournament_id = $t DESC LIMIT 1", {"t": tournament})
+    if found.height == 0:
+        known = store.query("SELECT tournament_id FROM tournaments ORDER BY 1")["tournament_id"]
+        raise UnknownTournament(tournament, known.to_list())
+    return found["tournament_id"][0], found["name"][0]
+
+
+def load_tables(store, tournament: str | None = None) -> Tables:
+    """The analytics tables of `store` (a ledger.store.DuckDBStore): every game, or the games of
+    one tournament (by id or name; UnknownTournament if there is none)."""
+    where, params, title = "", None, "every stored game"
+    if tournament is not None:
+        tid, name = tournament_games(store, tournament)
+        where = "WHERE game_id IN (SELECT game_id FROM games WHERE tournament_id = $t)"
+        params, title = {"t": tid}, f"tournament {name}"
+    games = store.query("SELECT game_id, tournament_id AS tournament, played_on, "
+                        "winners IS NOT NULL AS finished, rounds FROM games " + where, params)
+    games = games.select(pl.col(c).cast(t) for c, t in GAME_COLUMNS.items())
+    players = store.query("SELECT game_id, seat, player_id AS player, name FROM players " + where,
+                          params)
+    loaded = {}
+    for table, columns in LOADED.items():
+        select = ", ".join(f'"{c}"' for c in columns)
+        frame = store.query(f"SELECT {select} FROM {table} {where}", params)
+        loaded[table] = frame.select(pl.col(c).cast(t) for c, t in columns.items()).lazy()
+    players = players.select(pl.col(c).cast(t) for c, t in PLAYER_COLUMNS.items())
+    return Tables(games=games.lazy(), players=players.lazy(), title=title, **loaded)

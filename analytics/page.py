@@ -1,0 +1,93 @@
+"""HTML pages of plotly charts that work offline: plotly.js is embedded once, in the page itself
+(`include_plotlyjs=True` on the first figure), and so is the base map a geo chart needs.
+
+    page = html_page("Title", body_html, head=geo_assets_script())
+    write_page(page, "report.html")
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+import plotly.graph_objects as go
+
+CONFIG = {"displaylogo": False}
+# Charts have a fixed size (CHART_WIDTH x CHART_HEIGHT) in a grid of fixed columns: a chart
+# drawn to fit its column would be drawn before the page's layout settles and stay wrong.
+CHART_WIDTH = 640
+CHART_HEIGHT = 380
+WIDE_CHART_WIDTH = 2 * CHART_WIDTH + 36
+
+# The base map plotly.js draws for `scope="europe"` at 1:110m; plotly would fetch it from the
+# network, so the page hands it to plotly.js first (analytics/data/PROVENANCE.md).
+GEO_TOPOJSON = "europe_110m"
+
+STYLE = """
+body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 24px; color: #222; }
+h1 { font-size: 22px; margin-bottom: 4px; } h2 { font-size: 18px; margin-top: 32px; }
+.note { color: #555; max-width: 70em; }
+.grid { display: grid; grid-template-columns: repeat(auto-fill, 650px); gap: 16px; }
+.chart { border: 1px solid #e3e3e3; border-radius: 6px; padding: 4px; min-height: 120px;
+         width: fit-content; overflow: hidden; }
+.chart.empty { display: flex; align-items: center; justify-content: center; color: #777; }
+table { border-collapse: collapse; margin: 8px 0 16px; font-size: 14px; }
+th, td { border-bottom: 1px solid #ddd; padding: 4px 10px; text-align: left; }
+th { background: #f5f5f5; }
+"""
+
+
+@dataclass
+class Chart:
+    """One chart of a page: its id, the figure (None when there is nothing to draw), and the
+    sentence shown instead when there is no figure."""
+
+    id: str
+    section: str
+    figure: go.Figure | None
+    empty: str = ""
+
+
+def chart_html(charts: list[Chart]) -> dict[str, str]:
+    """Each chart's HTML fragment by id; plotly.js is embedded with the first figure."""
+    parts, first = {}, True
+    for c in charts:
+        if c.figure is None:
+            parts[c.id] = (f'<div class="chart empty" id="{c.id}">'
+                           f'<p>{html.escape(c.empty)}</p></div>')
+            continue
+        fragment = c.figure.to_html(full_html=False, include_plotlyjs=first, div_id=c.id,
+                                    config=CONFIG, auto_play=False)
+        first = False
+        parts[c.id] = f'<div class="chart">{fragment}</div>'
+    return parts
+
+
+def geo_assets_script() -> str:
+    """A <script> that gives plotly.js its Europe base map, so geo charts need no network."""
+    topojson = resources.files("analytics").joinpath("data", f"{GEO_TOPOJSON}.json") \
+        .read_text("utf-8")
+    json.loads(topojson)  # a damaged file fails here, not silently in the browser
+    return ("<script>window.PlotlyGeoAssets = window.PlotlyGeoAssets || {topojson: {}};"
+            f"window.PlotlyGeoAssets.topojson[{json.dumps(GEO_TOPOJSON)}] = {topojson};</script>")
+
+
+def html_page(title: str, body: str, head: str = "") -> str:
+    """A whole HTML document."""
+    return (f"<!DOCTYPE html><html lang='en'><head><meta charset='utf-8'>"
+            f"<title>{html.escape(title)}</title><style>{STYLE}</style>{head}</head><body>"
+            f"{body}</body></html>\n")
+
+
+def write_page(page: str, out: str | Path) -> int:
+    """Write a page atomically (a temporary file, then a rename); the bytes written."""
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    data = page.encode("utf-8")
+    temp = out.with_name(f".{out.name}.tmp")
+    temp.write_bytes(data)
+    temp.replace(out)
+    return len(data)

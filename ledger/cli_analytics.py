@@ -1,0 +1,145 @@
+"""`ledger dashboard` and `ledger stats` (registered on the main app): the analytics of the stored
+games, as one HTML page of charts or as numbers. Each opens the store read-only, loads the
+analytics tables (analytics.load) and makes one call into analytics.dashboard."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from ledger import exitcodes
+from ledger.cli import JsonOpt, app, err
+from ledger.cli_store import DbOpt, _open
+
+TournamentOpt = typer.Option(None, "--tournament", "-T",
+                             help="Only the games of this tournament (its id or name).")
+
+out = Console(highlight=False, soft_wrap=True)
+
+# the steps of building a dashboard, for the progress bar
+_STEPS = ("loading the tables", "outcomes", "King's Orders", "battle luck", "dice", "page")
+
+
+def _tables(db: Path, tournament: Optional[str]):
+    from analytics.load import UnknownTournament, load_tables
+
+    store = _open(db, read_only=True)
+    try:
+        return load_tables(store, tournament).collect()
+    except UnknownTournament as exc:
+        err.print(f"ledger: {exc} ({db})")
+        raise typer.Exit(exitcodes.USAGE)
+    finally:
+        store.close()
+
+
+def _progress() -> Progress | None:
+    if not err.is_terminal:
+        return None
+    return Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
+                    console=err, transient=True)
+
+
+@app.command()
+def dashboard(
+    out_path: Path = typer.Option(..., "--out", "-o", help="The HTML file to write."),
+    db: Path = DbOpt,
+    tournament: Optional[str] = TournamentOpt,
+) -> None:
+    """Write one self-contained HTML page of charts over the stored games: win rates by starting
+    city, seat and opening bid, game lengths, King's Orders card use, battle luck against the
+    exact odds, dice fairness; with the flagged dice and the luckiest and unluckiest players.
+
+    The page embeds plotly.js and works offline. Games stored before the analytics tables
+    existed have no rows in them: `ledger recheck` fills them.
+
+    Example: ledger dashboard --db ledger.duckdb --out report.html
+    """
+    from analytics.dashboard import write_dashboard
+
+    bar = _progress()
+    task = bar.add_task(_STEPS[0], total=len(_STEPS)) if bar else None
+    if bar:
+        bar.start()
+
+    def step(label: str) -> None:
+        if bar:
+            bar.update(task, advance=1, description=label)
+
+    try:
+        tables = _tables(db, tournament)
+        report = write_dashboard(tables, out_path, step=step)
+    except OSError as exc:
+        err.print(f"ledger: cannot write {out_path}: {exc}")
+        raise typer.Exit(exitcodes.UNREADABLE)
+    finally:
+        if bar:
+            bar.stop()
+    out.print(f"wrote {out_path} ({report.bytes / 1e6:.1f} MB): {len(report.charts)} charts over "
+              f"{tables.title}" + (f"; left out for lack of data: {', '.join(report.skipped)}"
+                                   if report.skipped else ""))
+
+
+@app.command()
+def stats(
+    db: Path = DbOpt,
+    tournament: Optional[str] = TournamentOpt,
+    query: Optional[List[str]] = typer.Option(None, "--query", "-q",
+                                              help="Only this named query (repeatable)."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """The dashboard's numbers: every named query over the stored games (win rates, card use,
+    luck, dice fairness...). --json gives them to scripts, one list of rows per query.
+
+    Example: ledger stats --db ledger.duckdb --json --query win_rate_by_seat
+    """
+    from analytics.dashboard import dashboard_stats, stats_json
+    from analytics.queries import QUERIES
+
+    unknown = [name for name in query or [] if name not in QUERIES]
+    if unknown:
+        err.print(f"ledger: unknown query {', '.join(map(repr, unknown))}; the queries are: "
+                  f"{', '.join(QUERIES)}")
+        raise typer.Exit(exitcodes.USAGE)
+    tables = _tables(db, tournament)
+    if as_json:
+        typer.echo(stats_json(tables, query or None))
+        return
+    numbers = dashboard_stats(tables, query or list(_SHOWN))
+    out.print(f"{tables.title} ({db})")
+    for name, rows in numbers["queries"].items():
+        out.print(_rich_table(name, rows))
+    if not query:
+        out.print("all the queries, with every row: ledger stats --json")
+
+
+# the queries `ledger stats` prints without --query (all of them with --json)
+_SHOWN = ("corpus_summary", "game_lengths", "win_rate_by_starting_city", "win_rate_by_seat",
+          "win_rate_by_opening_bid", "order_frequency", "bonus_use", "luckiest_games",
+          "unluckiest_games", "flagged_dice")
+
+
+def _rich_table(name: str, rows: list[dict]) -> Table:
+    table = Table(title=name.replace("_", " "), title_justify="left", show_header=True,
+                  header_style="bold")
+    columns = list(rows[0]) if rows else ["(no rows)"]
+    for c in columns:
+        table.add_column(c)
+    for row in rows[:40]:
+        table.add_row(*(_cell(row[c]) for c in columns))
+    if len(rows) > 40:
+        table.add_row(*([f"... {len(rows) - 40} more"] + [""] * (len(columns) - 1)))
+    return table
+
+
+def _cell(v) -> str:
+    if v is None:
+        return ""
+    if isinstance(v, float):
+        return f"{v:.4g}"
+    return str(v)

@@ -1,0 +1,102 @@
+"""The page of one game (analytics/game_page.py): the board on a map of Europe after each turn,
+and the crown race, coins, army and territories by round."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from analytics.extract import extract_rows
+from analytics.game_page import (
+    board_frames, player_colours, render_game_page, round_series, territory_coords,
+)
+from analytics.page import GEO_TOPOJSON
+from engine.risk_europe.board import default_data
+from ledger.logfile import read_log, read_log_text
+from replay.judge import judge
+from tests.test_store_support import GAME42, game, text_of
+
+
+@pytest.fixture(scope="module")
+def j42():
+    return judge(read_log(GAME42), views=True)
+
+
+def test_every_territory_has_a_place_in_europe():
+    coords = territory_coords()
+    assert set(coords) == set(default_data().territories)
+    for territory, (lat, lon) in coords.items():
+        assert 30 <= lat <= 66 and -12 <= lon <= 36, territory
+    assert len(set(coords.values())) == len(coords)     # no two on the same spot
+
+
+def test_neighbours_on_the_board_are_near_each_other_on_the_map():
+    coords = territory_coords()
+    data = default_data()
+    for a in data.territories:
+        for b in data.land_neighbours[a]:
+            (la, lo), (lb, lob) = coords[a], coords[b]
+            assert abs(la - lb) + abs(lo - lob) < 16, (a, b)
+
+
+def test_one_board_per_kingdom_turn_and_battle(j42):
+    frames = board_frames(j42)
+    # 4 kingdoms, 56 turns (7 rounds x 8), 6 battles
+    assert len(frames) == 66
+    assert frames[0].label == "Setup: blue places a kingdom at Berlin"
+    assert frames[4].label == "Round 1, turn 1: blue reveals expand-maneuver-fortify-1 · expand"
+    assert frames[-1].label == "Round 7: battle for Hungary"
+    assert frames[-1].view == j42.steps[-1].view          # the board at the end of the log
+
+
+def test_round_series_agree_with_the_stored_player_rounds(j42):
+    series = round_series(j42)
+    assert list(series) == list(range(8))
+    rows = extract_rows(read_log(GAME42)).frame("player_rounds")
+    for r in rows.iter_rows(named=True):
+        p = series[r["round"]]["players"][r["player"]]
+        assert (p["crowns"], p["coins"], p["territories"]) == \
+            (r["crowns"], r["coins"], r["territories"]), r
+
+
+def test_render_the_page_of_game42(j42, tmp_path):
+    report = render_game_page(j42, tmp_path / "game42.html")
+    assert (report.frames, report.rounds) == (66, 7)
+    page = (tmp_path / "game42.html").read_text(encoding="utf-8")
+    assert "Game game42: blue wins (crowns) in round 7" in page
+    assert re.findall(r'<div id="([a-z-]+)" class="plotly-graph-div', page) == [
+        "board-map", "crown-race", "coins", "army", "territories"]
+    assert f'window.PlotlyGeoAssets.topojson["{GEO_TOPOJSON}"]' in page   # the map, offline
+    assert page.index("PlotlyGeoAssets.topojson[") < page.index("window.Plotly = Plotly")
+    assert "<script src=" not in page
+    assert "The crown race (7 rounds; 7 crowns win)" in page
+
+
+def test_a_game_that_is_not_over(tmp_path):
+    j = judge(read_log_text(text_of(game("cut", 100)), "cut.jsonl"), views=True)
+    report = render_game_page(j, tmp_path / "cut.html")
+    assert report.rounds == 4
+    assert "Game cut: not over" in (tmp_path / "cut.html").read_text(encoding="utf-8")
+
+
+def test_a_judgement_without_boards_is_refused(tmp_path):
+    with pytest.raises(ValueError, match="views=True"):
+        render_game_page(judge(read_log(GAME42)), tmp_path / "x.html")
+    early = judge(read_log_text(text_of(game("early", 3)), "early.jsonl"), views=True)
+    with pytest.raises(ValueError, match="no kingdom was placed"):
+        render_game_page(early, tmp_path / "y.html")
+
+
+def test_player_colours():
+    assert player_colours(["blue", "Red"]) == {"blue": "#1f6fd1", "Red": "#d62728"}
+    named = player_colours(["ann", "bob", "blue"])
+    assert named["blue"] == "#1f6fd1" and len(set(named.values())) == 3
+
+
+def test_the_coordinates_file_says_where_they_come_from():
+    from importlib import resources
+    raw = json.loads(resources.files("analytics").joinpath("data", "territory_coords.json")
+                     .read_text("utf-8"))
+    assert "chosen by hand" in raw["provenance"] and "approximate" in raw["provenance"].lower()
