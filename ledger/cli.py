@@ -359,3 +359,4 @@ from ledger import cli_simulate  # noqa: E402,F401
 from ledger import cli_odds  # noqa: E402,F401
 from ledger import cli_store  # noqa: E402,F401
 from ledger import cli_analytics  # noqa: E402,F401
+from ledger import cli_campaign  # noqa: E402,F401

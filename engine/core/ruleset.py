@@ -62,10 +62,15 @@ class Ruleset:
     position: Callable[[State], tuple[str, int, int]]
     reveal_seed: Callable[[State, str], State] | None = None
     legal_moves: Callable[[State], list] | None = None
+    describe: Callable[[str, str | None, Any], str] | None = None
+    """One line of text for an event (type, actor, payload as logged), for replays."""
+    board_lines: Callable[[dict], list[str]] | None = None
+    """The compact board (`snapshot`'s view) as lines of text, for replays."""
 
 
 _RULESETS = {
     "risk-europe": "engine.risk_europe",
+    "risk-legacy": "engine.risk_legacy",
 }
 
 

@@ -1,0 +1,56 @@
+"""Risk Legacy (Hasbro 2011): the rules engine for one game on an evolving world, and the world
+itself (`engine.risk_legacy.world`), which a campaign carries from game to game."""
+
+from engine.core.ruleset import Ruleset
+from engine.risk_legacy import engine as _engine
+from engine.risk_legacy import legal as _legal
+from engine.risk_legacy import narrate as _narrate
+from engine.risk_legacy.board import GameData, default_data, load_data
+from engine.risk_legacy.events import PAYLOADS
+from engine.risk_legacy.rules import RULES
+from engine.risk_legacy.snapshot import board_view, digest, snapshot
+from engine.risk_legacy.world import (
+    World, WorldError, customize, pristine_world, world_digest, world_from_dict, world_to_dict,
+)
+
+VERSION = "0.1.0"
+
+
+def _data_digest(data: GameData) -> str:
+    return f"board:{data.board_digest} rules:{data.rules_digest}"
+
+
+def world_of(state) -> World:
+    """The world as a game's state has it now (after a finished game: the world the next game
+    starts from)."""
+    return state.world
+
+
+RULESET = Ruleset(
+    name="risk-legacy",
+    version=VERSION,
+    title="Risk Legacy",
+    start_event="GameStarted",
+    payload_models=PAYLOADS,
+    rules=RULES,
+    load_data=load_data,
+    data_digest=_data_digest,
+    check_start=_engine.check_start,
+    initial_state=_engine.initial_state,
+    check=_engine.check,
+    apply=_engine.apply,
+    step=_engine.step,
+    conclude=_engine.conclude,
+    result=_engine.result,
+    digest=digest,
+    snapshot=board_view,
+    notes=lambda s: s.notes,
+    position=lambda s: s.at,
+    reveal_seed=_engine.reveal_seed,
+    legal_moves=_legal.legal_moves,
+    describe=_narrate.describe_event,
+    board_lines=_narrate.board_lines,
+)
+
+__all__ = ["RULESET", "VERSION", "World", "WorldError", "customize", "default_data", "load_data",
+           "pristine_world", "snapshot", "world_digest", "world_from_dict", "world_of", "world_to_dict"]

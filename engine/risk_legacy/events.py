@@ -1,0 +1,252 @@
+"""Payloads of the Risk Legacy events (log format version 1), one pydantic model per event type.
+
+Field shapes are checked here (schema); everything the rules decide is checked by the engine.
+Territories may be named by id ("east_africa"), printed name ("East Africa"), classic name
+("Congo") or card id ("A37"), in any letter case; resource cards by card id, territory, or "coin".
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, PositiveInt
+
+from engine.risk_legacy.world import World
+
+Name = str
+
+
+class _Payload(BaseModel):
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
+
+
+# --- the start ----------------------------------------------------------------------------------
+
+class PlayerSpec(_Payload):
+    id: str = Field(min_length=1, description="the person's id, the same in every game of a campaign")
+    name: str | None = Field(None, description="the person's name, for reports")
+
+
+class DiceSpec(_Payload):
+    mode: Literal["table", "seeded"] = "table"
+    seed_hash: str | None = None
+
+
+class DataSpec(_Payload):
+    board: str | None = Field(None, description="sha256 of the board file the game used")
+    rules: str | None = Field(None, description="sha256 of the rules data file")
+
+
+class CampaignSpec(_Payload):
+    name: str = Field(min_length=1)
+    game: PositiveInt = Field(description="this game's number in the campaign (1, 2, ...)")
+    world: str = Field(description="sha256 digest of the world the game starts from")
+
+
+class GameStarted(_Payload):
+    """The first event: ruleset, players in clockwise seat order, dice, the world and campaign."""
+
+    ruleset: Literal["risk-legacy"]
+    players: list[PlayerSpec] = Field(min_length=1)
+    dice: DiceSpec = DiceSpec()
+    data: DataSpec | None = None
+    campaign: CampaignSpec | None = None
+    world: World | None = Field(None, description="the world the game starts from (null: the box, "
+                                "uncustomized)")
+    events: NonNegativeInt = Field(0, description="Event cards in the event deck (0: events not in play)")
+    missions: NonNegativeInt = Field(0, description="Mission cards in the game (0: missions not in play)")
+
+
+# --- setup ---------------------------------------------------------------------------------------
+
+class ScarCardsDealt(_Payload):
+    """Chance: one Scar card dealt to each player (player -> scar)."""
+
+    cards: dict[str, str]
+
+
+class CardsLaidOut(_Payload):
+    """Chance: the Territory cards turned face up in slots 1-4 (slot 1 first)."""
+
+    cards: list[Name] = Field(min_length=1, max_length=4)
+
+
+class MissionRevealed(_Payload):
+    """Chance: a Mission card placed face up (its content is not in the rulebook: a claim)."""
+
+    card: str
+    text: str | None = None
+    reward: Literal[1, 2] = 1
+
+
+class DiceRolled(_Payload):
+    """Chance: dice by player id: the roll-off for first choice, or an attack roll (attacker and
+    defender together), or the roll-off for naming the world."""
+
+    rolls: dict[str, list[int]]
+
+
+class FactionChosen(_Payload):
+    faction: str
+    territory: Name
+
+
+# --- a turn -------------------------------------------------------------------------------------
+
+class RedStarBought(_Payload):
+    cards: list[Name] = Field(min_length=1)
+
+
+class JoinedWar(_Payload):
+    territory: Name
+
+
+class Recruited(_Payload):
+    """Recruit: the cards turned in (may be none) and where every recruited troop goes."""
+
+    cards: list[Name] = Field(default_factory=list)
+    placements: dict[Name, PositiveInt]
+    troops: NonNegativeInt | None = Field(None, description="claim: troops recruited")
+
+
+class Expanded(_Payload):
+    from_: Name = Field(alias="from")
+    to: Name
+    troops: PositiveInt = Field(description="troops moved (before the city's losses)")
+    lost: NonNegativeInt | None = Field(None, description="claim: troops lost to the city")
+
+
+class AttackDeclared(_Payload):
+    from_: Name = Field(alias="from")
+    to: Name
+    troops: int = Field(ge=1, le=3, description="attacking troops (dice)")
+
+
+class ScarPlaced(_Payload):
+    scar: str
+    territory: Name
+
+
+class MissileFired(_Payload):
+    side: Literal["attacker", "defender"]
+    die: NonNegativeInt = Field(description="which die, counted from 0 in the order the roll recorded them")
+
+
+class CasualtiesRemoved(_Payload):
+    """The troops removed after a roll: closes the missile window (and is checked as a claim)."""
+
+    attacker: NonNegativeInt
+    defender: NonNegativeInt
+
+
+class MovedIn(_Payload):
+    troops: PositiveInt
+
+
+class Maneuvered(_Payload):
+    from_: Name = Field(alias="from")
+    to: Name
+    troops: PositiveInt
+
+
+class CardDrawn(_Payload):
+    card: Name = Field(description="a face-up Territory card (id or territory) or 'coin'")
+    troop: bool = Field(False, description="Khan Industries: place one troop in the card's territory")
+
+
+class CardRevealed(_Payload):
+    """Chance: the top of the Territory deck turned face up into slot 1."""
+
+    card: Name
+
+
+class EffectSpec(_Payload):
+    """One claimed effect of an Event card, applied as recorded (the cards are not in the rulebook)."""
+
+    kind: Literal["troops", "red_stars", "missiles"]
+    delta: int
+    territory: Name | None = None
+    player: str | None = None
+
+
+class EventCardDrawn(_Payload):
+    card: str
+    text: str | None = None
+    effects: list[EffectSpec] = Field(default_factory=list)
+    placed: Literal["box", "deck", "in_play"] = "box"
+
+
+class MissionCompleted(_Payload):
+    card: str | None = None
+    reward: Literal[1, 2] | None = Field(None, description="claim: Red Star tokens taken")
+
+
+class TurnEnded(_Payload):
+    pass
+
+
+# --- the end ------------------------------------------------------------------------------------
+
+Reward = Literal["name_continent", "found_major_city", "cancel_scar", "change_continent_bonus",
+                 "fortify_city", "destroy_card", "found_minor_city", "upgrade_card", "pass"]
+
+
+class RewardChosen(_Payload):
+    reward: Reward
+    territory: Name | None = None
+    continent: str | None = None
+    card: Name | None = None
+    name: str | None = None
+    modifier: Literal[-1, 1] | None = None
+    slogan: str | None = Field(None, description="the winner's line in the victors' section")
+
+
+class WorldNamed(_Payload):
+    name: str = Field(min_length=1)
+    by: str = Field(description="the person who names the world")
+    rolls: dict[str, list[int]] | None = Field(None, description="the roll-off when tied: person -> dice, one per round")
+
+
+class PackOpened(_Payload):
+    """Claim: a sealed pack was opened here (its condition must have been met)."""
+
+    pack: str
+
+
+class GameEnded(_Payload):
+    winner: str | None
+    reason: str | None = None
+
+
+class SeedRevealed(_Payload):
+    seed: str
+
+
+PAYLOADS: dict[str, type[_Payload]] = {
+    "GameStarted": GameStarted,
+    "ScarCardsDealt": ScarCardsDealt,
+    "CardsLaidOut": CardsLaidOut,
+    "MissionRevealed": MissionRevealed,
+    "DiceRolled": DiceRolled,
+    "FactionChosen": FactionChosen,
+    "RedStarBought": RedStarBought,
+    "JoinedWar": JoinedWar,
+    "Recruited": Recruited,
+    "Expanded": Expanded,
+    "AttackDeclared": AttackDeclared,
+    "ScarPlaced": ScarPlaced,
+    "MissileFired": MissileFired,
+    "CasualtiesRemoved": CasualtiesRemoved,
+    "MovedIn": MovedIn,
+    "Maneuvered": Maneuvered,
+    "CardDrawn": CardDrawn,
+    "CardRevealed": CardRevealed,
+    "EventCardDrawn": EventCardDrawn,
+    "MissionCompleted": MissionCompleted,
+    "TurnEnded": TurnEnded,
+    "RewardChosen": RewardChosen,
+    "WorldNamed": WorldNamed,
+    "PackOpened": PackOpened,
+    "GameEnded": GameEnded,
+    "SeedRevealed": SeedRevealed,
+}

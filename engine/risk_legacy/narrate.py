@@ -1,0 +1,83 @@
+"""Risk Legacy events and boards as text, for replays: one line per event, a few lines per board."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def describe_event(type_: str, actor: str | None, payload: Any) -> str:
+    """One line for an event, from its payload (as logged)."""
+    p = payload if isinstance(payload, dict) else {}
+    who = actor or "table"
+    if type_ == "ScarCardsDealt":
+        return "Scar cards dealt: " + ", ".join(f"{k} {v}" for k, v in (p.get("cards") or {}).items())
+    if type_ == "CardsLaidOut":
+        return "face up: " + ", ".join(map(str, p.get("cards") or []))
+    if type_ == "MissionRevealed":
+        return f"mission face up: {p.get('card')} (reward {p.get('reward', 1)})"
+    if type_ == "DiceRolled":
+        return "dice " + "; ".join(f"{k} {v}" for k, v in (p.get("rolls") or {}).items())
+    if type_ == "FactionChosen":
+        return f"{who} takes {p.get('faction')} and starts in {p.get('territory')}"
+    if type_ == "RedStarBought":
+        return f"{who} buys a Red Star with {', '.join(map(str, p.get('cards') or []))}"
+    if type_ == "JoinedWar":
+        return f"{who} JOINS THE WAR in {p.get('territory')}"
+    if type_ == "Recruited":
+        cards = f" turning in {', '.join(map(str, p['cards']))}" if p.get("cards") else ""
+        where = ", ".join(f"{n} {t}" for t, n in (p.get("placements") or {}).items())
+        return f"{who} RECRUITS{cards}: {where}"
+    if type_ == "Expanded":
+        return f"{who} EXPANDS {p.get('troops')} {p.get('from')} → {p.get('to')}"
+    if type_ == "AttackDeclared":
+        return f"{who} ATTACKS {p.get('to')} from {p.get('from')} with {p.get('troops')}"
+    if type_ == "ScarPlaced":
+        return f"{who} places a {p.get('scar')} scar on {p.get('territory')}"
+    if type_ == "MissileFired":
+        return f"{who} fires a MISSILE at the {p.get('side')}'s die #{p.get('die')}"
+    if type_ == "CasualtiesRemoved":
+        return f"troops removed: attacker {p.get('attacker')}, defender {p.get('defender')}"
+    if type_ == "MovedIn":
+        return f"{who} moves in {p.get('troops')}"
+    if type_ == "Maneuvered":
+        return f"{who} MANEUVERS {p.get('troops')} {p.get('from')} → {p.get('to')}"
+    if type_ == "CardDrawn":
+        return f"{who} draws {p.get('card')}" + (" (and places a troop)" if p.get("troop") else "")
+    if type_ == "CardRevealed":
+        return f"slot 1: {p.get('card')}"
+    if type_ == "EventCardDrawn":
+        return f"EVENT {p.get('card')}" + (f": {p['text']}" if p.get("text") else "")
+    if type_ == "MissionCompleted":
+        return f"{who} completes the mission {p.get('card') or ''}".rstrip()
+    if type_ == "TurnEnded":
+        return f"{who} ends the turn"
+    if type_ == "RewardChosen":
+        what = ", ".join(f"{k} {v}" for k, v in p.items() if k != "reward" and v is not None)
+        return f"{who} REWARD {p.get('reward')}" + (f" ({what})" if what else "")
+    if type_ == "WorldNamed":
+        return f"{p.get('by')} names the world {p.get('name')!r}"
+    if type_ == "PackOpened":
+        return f"claim: {p.get('pack')} opened"
+    if type_ == "GameEnded":
+        return f"claim: game won by {p.get('winner')}"
+    if type_ == "SeedRevealed":
+        return "dice seed revealed"
+    return f"{who} {type_} {p}"
+
+
+def board_lines(view: dict | None, indent: str = "    ") -> list[str]:
+    """A compact board: a line per player (Red Stars, cards, territories), then their territories."""
+    if not view:
+        return []
+    out = []
+    board = view.get("board", {})
+    for p, info in view.get("players", {}).items():
+        if info.get("eliminated"):
+            out.append(f"{indent}{p}: eliminated")
+            continue
+        held = [f"{t} {x.get('troops')}" + (f" [{x['city']}]" if x.get("city") else "")
+                for t, x in board.items() if x.get("owner") == p]
+        out.append(f"{indent}{p} ({info.get('faction')}): {info.get('red_stars')} Red Stars, "
+                   f"{info.get('missiles')} missiles, {info.get('cards')} cards ({info.get('resources')} "
+                   f"resources), {info.get('territories')} territories — " + "; ".join(held))
+    return out

@@ -1,0 +1,143 @@
+"""Risk Legacy game state: the board and holdings (`terr`, `players`, `side`, `world`) apart from
+the turn flow (`flow`, `combat`). Everything is immutable; `apply` builds new values."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping, NamedTuple
+
+from engine.core.ruleset import GameResult
+from engine.risk_legacy.board import CardId, Faction, GameData, Territory
+from engine.risk_legacy.world import World
+
+PlayerId = str
+
+# the steps of a turn (RL-TURN-STEPS)
+START, MAIN, MANEUVERED, END = 0, 1, 2, 3
+STEP_NAMES = {START: "start of turn", MAIN: "expand and attack", MANEUVERED: "after the maneuver",
+              END: "end of turn"}
+
+
+class Terr(NamedTuple):
+    """One territory: who controls it and with how many troops, and whose HQ stands there."""
+
+    owner: PlayerId | None = None
+    troops: int = 0
+    hq: Faction | None = None
+
+    @property
+    def is_occupied(self) -> bool:
+        return self.troops > 0 or self.hq is not None
+
+
+class Player(NamedTuple):
+    faction: Faction | None = None
+    tokens: int = 0                      # Red Star tokens
+    missiles: int = 0
+    hand: tuple[CardId, ...] = ()        # resource cards, sorted ("coin" for a Coin card)
+    scar: str | None = None              # the Scar card dealt for this game, until played
+    start: Territory | None = None       # the starting territory chosen
+    eliminated: bool = False
+
+
+class Sideboard(NamedTuple):
+    slots: tuple[CardId | None, ...] = (None, None, None, None)   # slot 1 first
+    draw: frozenset[CardId] = frozenset()        # the face-down Territory deck (order unknown)
+    discard: frozenset[CardId] = frozenset()
+    coins: int = 10                              # face-up Coin cards
+    coin_star_given: bool = False                # the coin-depletion Red Star (once per game)
+    events_left: int = 0                         # Event cards in the deck
+    missions_left: int = 0                       # Mission cards not yet revealed
+    mission: tuple[str, int] | None = None       # the face-up mission: (card, reward)
+
+
+class Combat(NamedTuple):
+    """One attack roll: declared, rolled (the missile window), or won (the move-in is owed)."""
+
+    frm: Territory
+    to: Territory
+    attacker: PlayerId
+    defender: PlayerId
+    dice: int                                     # attacking troops
+    stage: str = "declared"                       # declared | rolled | conquered
+    rolls: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
+    missiles: tuple[tuple[str, int, PlayerId], ...] = ()   # (side, die index, who fired)
+    survivors: int = 0                            # attacking troops that must move in
+
+
+class Flow(NamedTuple):
+    """Where the game is: phase, round, turn order and the current turn's progress."""
+
+    phase: str = "setup"      # setup, rolloff, choose, turn, rewards, naming, over
+    round: int = 0
+    order: tuple[PlayerId, ...] = ()
+    index: int = 0
+    tied: tuple[PlayerId, ...] = ()
+    step: int = START
+    recruited: bool = False           # joined the war or recruited this turn
+    warned: bool = False              # a missing recruit was already reported this turn
+    maneuvered: bool = False
+    conquered: int = 0                # territories taken from opponents this turn
+    expanded: int = 0                 # unoccupied territories expanded into this turn
+    drew: bool = False                # drew a Resource card this turn
+    mission_done: bool = False
+    first_attack: Territory | None = None
+    immune: frozenset[Territory] = frozenset()
+    pending: str | None = None        # a chance event owed now: reveal | event | mission
+    choosers: tuple[PlayerId, ...] = ()   # rewards still to choose, in order
+    turns: int = 0                    # turns begun in the game
+
+    @property
+    def current(self) -> PlayerId | None:
+        if self.phase in ("choose", "turn") and self.index < len(self.order):
+            return self.order[self.index]
+        if self.phase == "rewards" and self.choosers:
+            return self.choosers[0]
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class State:
+    data: GameData
+    world: World                                  # the world as it stands now (scars, wear...)
+    world_start: str                              # digest of the world the game started from
+    game_no: int                                  # the game's number on this world
+    campaign: str | None
+    seats: tuple[PlayerId, ...]
+    names: Mapping[PlayerId, str]
+    dice_mode: str
+    seed_hash: str | None
+    players: Mapping[PlayerId, Player]
+    terr: Mapping[Territory, Terr]
+    side: Sideboard
+    flow: Flow
+    combat: Combat | None
+    end_holdings: Mapping[PlayerId, frozenset[Territory]] | None   # who held what when the game ended
+    outcomes: Mapping[PlayerId, str] | None
+    result: GameResult | None
+    dice_log: Any                                 # (die, previous cell) chain of every die, newest first
+    notes: tuple[str, ...] = ()
+    at: tuple[str, int, int] = ("setup", 0, 1)
+    dice_count: int = 0
+    dice_tape: Any = None
+    scars_dealt: bool = False
+    laid_out: bool = False
+
+    @property
+    def active_players(self) -> tuple[PlayerId, ...]:
+        return tuple(p for p in self.seats if not self.players[p].eliminated)
+
+
+def _make_evolve():
+    """A fast `dataclasses.replace` for State (generated once from its field names)."""
+    from dataclasses import fields
+    names = [f.name for f in fields(State)]
+    params = ", ".join(f"{n}=_KEEP" for n in names)
+    body = "".join(f"    _set(new, {n!r}, s.{n} if {n} is _KEEP else {n})\n" for n in names)
+    src = f"def evolve(s, *, {params}):\n    new = _new(_State)\n{body}    return new\n"
+    scope = {"_KEEP": object(), "_new": object.__new__, "_set": object.__setattr__, "_State": State}
+    exec(src, scope)  # noqa: S102 - generated from the dataclass's own field names
+    return scope["evolve"]
+
+
+evolve = _make_evolve()

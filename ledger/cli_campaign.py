@@ -1,0 +1,255 @@
+"""`ledger campaign new | add | show | audit | next | simulate`: Risk Legacy campaigns (registered
+on the main app). Each command makes one call into ledger.campaign and turns the answer into
+output and an exit code."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from ledger import exitcodes
+from ledger.cli import JsonOpt, _emit_json, app, err
+
+campaign_app = typer.Typer(
+    name="campaign",
+    help="Risk Legacy campaigns: the games of one evolving world, in order.\n\n"
+         "Example: ledger campaign new earth && ledger campaign add earth game-01.jsonl",
+    no_args_is_help=True,
+    add_completion=False,
+    rich_markup_mode=None,
+)
+app.add_typer(campaign_app, name="campaign")
+
+CampaignArg = typer.Argument(..., help="The campaign file (or its name: NAME.campaign.json).")
+
+
+def _pairs(text: Optional[str], what: str) -> dict[str, str]:
+    if not text:
+        return {}
+    out = {}
+    for part in text.split(","):
+        key, sep, value = part.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            err.print(f"ledger: {what} is a comma-separated list of key=value, not {text!r}")
+            raise typer.Exit(exitcodes.USAGE)
+        out[key.strip()] = value.strip()
+    return out
+
+
+def _load(arg: str):
+    from ledger.campaign import CampaignError, campaign_path, load_campaign
+    path = campaign_path(arg)
+    try:
+        return path, load_campaign(path)
+    except CampaignError as exc:
+        err.print(f"ledger: {exc}")
+        raise typer.Exit(exitcodes.UNREADABLE)
+
+
+@campaign_app.command("new")
+def new(
+    name: str = typer.Argument(..., help="The campaign's name."),
+    out: Optional[Path] = typer.Option(None, "--out", "-o", help="The campaign file (default NAME.campaign.json)."),
+    powers: Optional[str] = typer.Option(None, "--powers", help="Each faction's starting power: "
+                                         "faction=power-id or faction=0|1, comma-separated (default: a coin flip)."),
+    stickers: Optional[str] = typer.Option(None, "--stickers", help="The 12 coin stickers: card=count, "
+                                           "comma-separated, e.g. A1=2,A5=2,... (default: random, as the rulebook suggests)."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the coin flips and the random stickers."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Start a campaign: the world customized "Before your first game".
+
+    Example: ledger campaign new earth --seed 7
+    """
+    from engine.risk_legacy import world as W
+    from engine.risk_legacy.board import FACTIONS, default_data
+    from ledger.campaign import SUFFIX, new_campaign, save_campaign
+    from ledger.legacy_sim import random_world
+
+    data = default_data()
+    path = out or Path(f"{name}{SUFFIX}")
+    if path.exists():
+        err.print(f"ledger: {path} exists; a campaign is created once")
+        raise typer.Exit(exitcodes.USAGE)
+    rng = random.Random(f"ledger-campaign-new:{seed}:{name}")
+    drawn = random_world(data, rng)
+    chosen: dict = {f: drawn.powers[f] for f in FACTIONS}
+    for f, p in _pairs(powers, "--powers").items():
+        chosen[f] = int(p) if p in ("0", "1") else p
+    if stickers:
+        placed = {k: int(v) if v.isdigit() else -1 for k, v in _pairs(stickers, "--stickers").items()}
+    else:
+        placed = {c: n - 1 for c, n in drawn.resources.items() if n > 1}
+    problems, c = new_campaign(name, chosen, placed, data)
+    if problems:
+        for p in problems:
+            err.print(f"ledger: RL-CUSTOMIZE: {p}")
+        raise typer.Exit(exitcodes.FINDINGS)
+    try:
+        save_campaign(c, path)
+    except OSError as exc:
+        err.print(f"ledger: cannot write {path}: {exc}")
+        raise typer.Exit(exitcodes.UNREADABLE)
+    if as_json:
+        _emit_json({"file": str(path), "name": name, "world": W.world_digest(c.world), "setup": c.setup})
+        return
+    typer.echo(f"created campaign {name!r} in {path}; world {W.world_digest(c.world)[:16]}...")
+    typer.echo("starting powers: " + ", ".join(f"{f} {p}" for f, p in c.setup["powers"].items()))
+    typer.echo("coin stickers: " + ", ".join(f"{k} +{v}" for k, v in c.setup["stickers"].items()))
+    typer.echo(f"next: write game 1 starting from this world (ledger campaign next {path} --players a,b,c)")
+
+
+@campaign_app.command("add")
+def add(
+    campaign: str = CampaignArg,
+    log: Path = typer.Argument(..., help="The game log to add as the campaign's next game."),
+    force: bool = typer.Option(False, "--force", help="Add a game with rule findings (never one from the wrong world)."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Judge a game log and add it as the campaign's next game.
+
+    The game must name the campaign and the next game number, start from the campaign's current
+    world, be over, and (without --force) have no findings. Exit 0: added; 1: refused.
+
+    Example: ledger campaign add earth.campaign.json game-02.jsonl
+    """
+    from ledger.campaign import add_game, save_campaign
+    from ledger.logfile import LogFileError
+
+    path, c = _load(campaign)
+    try:
+        res = add_game(c, log, path.parent, force=force)
+    except LogFileError as exc:
+        err.print(f"ledger: {exc}")
+        raise typer.Exit(exitcodes.UNREADABLE)
+    if res.entry is not None:
+        save_campaign(c, path)
+    if as_json:
+        _emit_json({"campaign": str(path), "log": str(log), "added": res.entry is not None,
+                    "game": res.entry, "findings": [f.as_dict() for f in res.findings]})
+    else:
+        for f in res.findings:
+            typer.echo(f.format())
+        if res.entry is not None:
+            e = res.entry
+            typer.echo(f"added game {e['game']} to {c.name!r}: "
+                       + (f"{e['winner']} won ({e['reason']})" if e["winner"] else "no winner"))
+            for ch in e["changes"]:
+                typer.echo(f"  - {ch}")
+        else:
+            typer.echo(f"NOT added: {log} does not fit {c.name!r} as game {c.next_game}")
+    raise typer.Exit(exitcodes.OK if res.entry is not None else exitcodes.FINDINGS)
+
+
+@campaign_app.command("show")
+def show(campaign: str = CampaignArg, as_json: bool = JsonOpt) -> None:
+    """The campaign's history: who won what, what each game changed, the world now.
+
+    Example: ledger campaign show earth.campaign.json
+    """
+    from ledger.campaign import history, history_lines
+    _, c = _load(campaign)
+    if as_json:
+        _emit_json(history(c))
+        return
+    for line in history_lines(c):
+        typer.echo(line)
+
+
+@campaign_app.command("audit")
+def audit(
+    campaign: str = CampaignArg,
+    extra: list[Path] = typer.Argument(None, help="Logs to check as the games that would come next."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Re-judge every game of the campaign in order: each game's findings, and whether it starts
+    from the world the games before it left. Extra logs are checked as the next games.
+
+    Exit 0 when clean, 1 with findings.
+
+    Example: ledger campaign audit earth.campaign.json game-06.jsonl
+    """
+    from ledger.campaign import audit_campaign
+    path, c = _load(campaign)
+    audits = audit_campaign(c, path.parent, list(extra or []))
+    found = any(a.findings for a in audits)
+    if as_json:
+        _emit_json({"campaign": str(path), "clean": not found,
+                    "games": [{"game": a.game, "log": a.log, "clean": not a.findings,
+                               "findings": [f.as_dict() for f in a.findings]} for a in audits]})
+    else:
+        for a in audits:
+            if a.findings:
+                for f in a.findings:
+                    typer.echo(f"game {a.game}: {f.format()}")
+            else:
+                typer.echo(f"game {a.game}: {a.log}: clean")
+    raise typer.Exit(exitcodes.FINDINGS if found else exitcodes.OK)
+
+
+@campaign_app.command("next")
+def next_game(
+    campaign: str = CampaignArg,
+    players: str = typer.Option(..., "--players", help="Player ids in clockwise seat order, comma-separated."),
+    game_id: Optional[str] = typer.Option(None, "--game", help="The new log's game id (default NAME-NN)."),
+) -> None:
+    """Print the first line (GameStarted) of the campaign's next game log: the campaign, the game
+    number and the world it starts from.
+
+    Example: ledger campaign next earth.campaign.json --players ann,bob,cat > game-02.jsonl
+    """
+    from ledger.campaign import next_game_start
+    from ledger.logfile import format_line, make_envelope
+    _, c = _load(campaign)
+    ids = [p.strip() for p in players.split(",") if p.strip()]
+    payload = next_game_start(c, ids)
+    env = make_envelope(game_id or f"{c.name}-{c.next_game:02d}", 0, "GameStarted", None, payload)
+    typer.echo(format_line(env))
+
+
+@campaign_app.command("simulate")
+def simulate(
+    name: str = typer.Argument(..., help="The campaign's name."),
+    games: int = typer.Option(5, "--games", "-n", min=1, help="How many games."),
+    seed: int = typer.Option(0, "--seed", help="The same seed writes the same files, byte for byte."),
+    out: Path = typer.Option(Path("campaign"), "--out", "-o", help="The folder for the logs and the campaign file."),
+    as_json: bool = JsonOpt,
+) -> None:
+    """Seeded bots play a whole campaign: each game starts from the world the last one left.
+
+    Writes game-01.jsonl ... and NAME.campaign.json (with every game added) into OUT.
+
+    Example: ledger campaign simulate earth --games 5 --seed 3 --out earth/
+    """
+    from ledger.campaign import SUFFIX, Campaign, add_game, history, save_campaign
+    from ledger.legacy_sim import simulate_campaign
+    from engine.risk_legacy.board import default_data
+
+    try:
+        world0, paths = simulate_campaign(name, games, seed, out)
+    except OSError as exc:
+        err.print(f"ledger: cannot write to {out}: {exc}")
+        raise typer.Exit(exitcodes.UNREADABLE)
+    data = default_data()
+    stickers = {c: n - 1 for c, n in world0.resources.items() if n > 1}
+    c = Campaign(name=name, data_digest=f"board:{data.board_digest} rules:{data.rules_digest}",
+                 setup={"powers": dict(sorted(world0.powers.items())), "stickers": dict(sorted(stickers.items()))},
+                 world0=world0)
+    for p in paths:
+        res = add_game(c, p, out)
+        if res.entry is None:
+            err.print(f"ledger: simulated game {p} does not fit the campaign: "
+                      + "; ".join(f.format() for f in res.findings[:3]))
+            raise typer.Exit(exitcodes.FINDINGS)
+    path = out / f"{name}{SUFFIX}"
+    save_campaign(c, path)
+    if as_json:
+        _emit_json({"campaign": str(path), "logs": [str(p) for p in paths], "history": history(c)})
+        return
+    typer.echo(f"wrote {len(paths)} games and {path}")
+    for g in c.games:
+        typer.echo(f"  game {g['game']}: {g['winner']} won ({g['reason']}), {g['events']} events, "
+                   f"{len(g['changes'])} changes to the world")
