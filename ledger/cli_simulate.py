@@ -29,8 +29,11 @@ def simulate(
     """
     from ledger.simulate import MAX_ROUNDS, SimulatedGame, simulate_games
 
+    if ruleset == "risk-legacy":
+        _simulate_legacy(games, seed, out, as_json)
+        return
     if ruleset != "risk-europe":
-        err.print(f"ledger: the bots play risk-europe only, not {ruleset!r}")
+        err.print(f"ledger: the bots play risk-europe and risk-legacy, not {ruleset!r}")
         raise typer.Exit(exitcodes.USAGE)
     played: list[tuple[Path, SimulatedGame]] = []
     prog = None
@@ -70,3 +73,33 @@ def simulate(
         typer.echo("winners: " + ", ".join(f"{p or 'shared'} {n}" for p, n in wins.most_common()))
     if unfinished:
         typer.echo(f"stopped after {MAX_ROUNDS} rounds without a winner: {', '.join(unfinished)}")
+
+
+def _simulate_legacy(games: int, seed: int, out: Path, as_json: bool) -> None:
+    """Independent Risk Legacy games, each on a freshly customized box (for a campaign of games on
+    one evolving world, use `ledger campaign simulate`)."""
+    from ledger.legacy_sim import play_game
+    from ledger.logfile import write_log
+
+    rows = []
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for i in range(1, games + 1):
+            game_id = f"legacy-{seed}-{i:04d}"
+            g = play_game(seed * 100_000 + i, game_id)
+            path = out / f"game-{i:04d}.jsonl"
+            write_log(path, g.envelopes)
+            rows.append({"file": str(path), "game": game_id, "events": g.events, "turns": g.turns,
+                         "winner": g.winner, "reason": g.reason, "finished": g.finished})
+    except OSError as exc:
+        err.print(f"ledger: cannot write to {out}: {exc}")
+        raise typer.Exit(exitcodes.UNREADABLE)
+    if as_json:
+        _emit_json({"ruleset": "risk-legacy", "seed": seed, "out": str(out), "games": rows,
+                    "events": sum(r["events"] for r in rows)})
+        return
+    wins = Counter(r["winner"] for r in rows if r["finished"])
+    typer.echo(f"wrote {len(rows)} Risk Legacy game{'s' if len(rows) != 1 else ''} to {out}/ "
+               f"({sum(r['events'] for r in rows)} events)")
+    if wins:
+        typer.echo("winners: " + ", ".join(f"{p} {n}" for p, n in wins.most_common()))

@@ -208,3 +208,18 @@ def test_cli_simulate_writes_games_and_a_summary(tmp_path):
 def test_cli_simulate_refuses_other_rulesets(tmp_path):
     result = CliRunner().invoke(app, ["simulate", "--ruleset", "risk-legacy", "--out", str(tmp_path)])
     assert result.exit_code == 2
+
+
+def test_cli_simulates_risk_legacy_games_that_audit_clean(tmp_path):
+    from typer.testing import CliRunner
+    from ledger.cli import app
+    r = CliRunner().invoke(app, ["simulate", "--ruleset", "risk-legacy", "--games", "1", "--seed", "2",
+                                 "--out", str(tmp_path), "--json"])
+    assert r.exit_code == 0, r.output
+    import json
+    report = json.loads(r.output)
+    assert report["ruleset"] == "risk-legacy" and len(report["games"]) == 1
+    from ledger.logfile import read_log
+    from replay.judge import judge
+    j = judge(read_log(tmp_path / "game-0001.jsonl"))
+    assert j.findings == [] and j.ruleset == "risk-legacy"
