@@ -159,6 +159,23 @@ def extract_rows(read: LogRead, *, data: Any = None, policy: Policy = DEFAULT_PO
     return rows
 
 
+def judge_with_rows(read: LogRead, *, data: Any = None, policy: Policy = DEFAULT_POLICY):
+    """Judge a log and take its analytics rows from the same fold (one pass, as ingest wants):
+    (Judgement, GameRows). Rows only for Risk Europe games, as extract_rows."""
+    from replay.judge import judge
+
+    events = read.events
+    rows = GameRows(events[0].game if events else None)
+    is_risk_europe = (bool(events) and events[0].type == "GameStarted"
+                      and isinstance(events[0].payload, dict)
+                      and events[0].payload.get("ruleset") == "risk-europe")
+    fold = _Fold(rows, policy) if is_risk_europe else None
+    j = judge(read, data=data, keep_steps=False, observer=fold)
+    if fold is not None and j.final_state is None:      # the start could not be judged: no rows
+        rows = GameRows(rows.game_id)
+    return j, rows
+
+
 def _seat(s: State, player: str) -> int | None:
     return s.seats.index(player) if player in s.seats else None
 

@@ -584,6 +584,12 @@ def _judge_rows(read: LogRead, judge_fn: Callable[[LogRead], Any],
                 extract_fn: Callable[[LogRead], Any] | None = None) -> _Judged:
     """Judge a log in its stored form and map the judgement to rows (without the timestamps);
     with `extract_fn`, also the game's analytics rows (analytics.extract)."""
+    if judge_fn is _default_judge and extract_fn is _default_extract:
+        from analytics.extract import judge_with_rows
+        j, rows = judge_with_rows(read)           # one fold of the log for both
+        judged = _judgement_rows(read, j)
+        judged.analytics = rows.tables
+        return judged
     judged = _judgement_rows(read, judge_fn(read))
     if extract_fn is not None:
         judged.analytics = extract_fn(read).tables

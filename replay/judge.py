@@ -126,12 +126,15 @@ def _payload_error(exc: ValidationError) -> str:
 
 def judge(read: LogRead, *, data: Any = None, digests: bool = False, views: bool = False,
           strict: bool = False, on_event: Callable[[int, int], None] | None = None,
-          keep_steps: bool = True) -> Judgement:
+          keep_steps: bool = True, observer: Any = None) -> Judgement:
     """Judge a read log with the ruleset its first event names.
 
     `data`: board/card data to judge with (default: the ruleset's shipped data). `digests`: a
     state digest per step; `views`: the compact board after each step; `strict`: stop at the
     first finding; `keep_steps=False`: keep findings and the result only (audit, verify).
+    `observer`: an object whose `observe(before, after, seq, type, payload)` is called for every
+    event that changed the state and whose `finish(final_state)` is called at the end — so a
+    reader of the fold (analytics rows) needs no second pass over the log.
     """
     name = read.name
     findings: list[Finding] = [
@@ -180,6 +183,8 @@ def judge(read: LogRead, *, data: Any = None, digests: bool = False, views: bool
         if on_event is not None and i % 256 == 0:
             on_event(i, total)
         rec = _judge_one(rs, state, raw, name, digests, views)
+        if observer is not None and rec[1] is not state:
+            observer.observe(state, rec[1], raw.seq, raw.type, rec[2])
         state = rec[1]
         if keep_steps:
             j.steps.append(rec[0])
@@ -195,7 +200,12 @@ def judge(read: LogRead, *, data: Any = None, digests: bool = False, views: bool
             j.declared_winners = tuple(str(n) for n in names)
             j.declared_winner = " and ".join(j.declared_winners) or None
     else:
-        state = rs.conclude(state)
+        final = rs.conclude(state)
+        if observer is not None and final is not state:
+            observer.observe(state, final, events[-1].seq, "", None)
+        state = final
+    if observer is not None:
+        observer.finish(state)
     if on_event is not None:
         on_event(total, total)
     j.final_state = state
@@ -232,13 +242,13 @@ def _judge_one(rs: Ruleset, state: Any, raw: RawEvent, name: str, digests: bool,
         f = Finding(name, raw.line, raw.seq, "LOG-UNKNOWN-TYPE",
                     f"unknown event type {raw.type!r} for {rs.name}; known: {', '.join(sorted(rs.payload_models))}",
                     LOG_SECTION, "log", None, raw.type)
-        return StepRecord(raw.line, raw.seq, raw.type, raw.actor, raw.payload, "unreadable", [f], (), here), state
+        return StepRecord(raw.line, raw.seq, raw.type, raw.actor, raw.payload, "unreadable", [f], (), here), state, None
     try:
         payload = model.model_validate(raw.payload)
     except ValidationError as exc:
         f = Finding(name, raw.line, raw.seq, "LOG-PAYLOAD", f"{raw.type} payload: {_payload_error(exc)}",
                     LOG_SECTION, "log", None, raw.type)
-        return StepRecord(raw.line, raw.seq, raw.type, raw.actor, raw.payload, "unreadable", [f], (), here), state
+        return StepRecord(raw.line, raw.seq, raw.type, raw.actor, raw.payload, "unreadable", [f], (), here), state, None
     event = Event(raw.seq, raw.type, raw.actor, payload)
     violations, nxt = rs.step(state, event)
     applied = nxt is not None
@@ -259,4 +269,4 @@ def _judge_one(rs: Ruleset, state: Any, raw: RawEvent, name: str, digests: bool,
         rec.digest = rs.digest(state)
     if views:
         rec.view = rs.snapshot(state)
-    return rec, state
+    return rec, state, payload

@@ -167,3 +167,16 @@ def test_an_illegal_event_applied_as_recorded_counts():
     rows = extract_rows(read_log(SAMPLES / "broken-castle-no-siege.jsonl"))
     clean = extract_rows(read_log(GAME42))
     assert rows.frame("battles").height == clean.frame("battles").height + 1
+
+
+def test_one_fold_gives_the_same_rows_as_a_separate_extraction():
+    """Ingest judges and extracts in one pass (judge_with_rows); the rows are extract_rows's."""
+    from pathlib import Path
+    from analytics.extract import extract_rows, judge_with_rows
+    from ledger.logfile import read_log
+    samples = Path(__file__).resolve().parent.parent / "sample_logs"
+    for name in ("game42.jsonl", "tiebreak.jsonl", "sim-0564.jsonl", "broken-castle-no-siege.jsonl"):
+        read = read_log(samples / name)
+        j, rows = judge_with_rows(read)
+        assert rows.tables == extract_rows(read).tables, name
+        assert j.result is not None
