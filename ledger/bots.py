@@ -19,13 +19,15 @@ from dataclasses import dataclass, field
 from itertools import product
 from typing import Sequence
 
-from engine.risk_europe.engine import COST, RANK_HITS_ON, crowns, rank_hits, tax_value
+from engine.risk_europe.engine import COST, RANK_HITS_ON, crown_card_ban, crowns, rank_hits, tax_value
 from engine.risk_europe.board import GameData
 from engine.risk_europe.legal import Move, card_kinds
 from engine.risk_europe.state import PlayerId, State, Units
 
 UNIT_VALUE = {"footman": 1.0, "archer": 1.4, "cavalry": 1.7, "siege": 2.6}
 CASTLE_DEFENSE = 1.4        # a castle's re-roll makes its defenders worth this much more
+# how much a bot likes keeping this many of a placed city's Footmen in the city itself
+PLACEMENT_SHAPE = {10: {7: 2.0, 5: 1.5, 10: 0.5, 3: 0.2}, 5: {4: 2.0, 3: 1.5, 5: 0.5, 2: 0.2}}
 
 
 def strength(u: Units) -> float:
@@ -87,18 +89,21 @@ class _View:
     target: str | None = None                      # where my armies gather (see `goal`)
     march: dict = field(default_factory=dict)      # territory -> steps to the target
     castle_mood: bool = False                      # would a castle be welcome this time?
+    friends: tuple = ()                            # armies that will not attack me (me, my teammate, my Mercenary's controller)
     _need: dict = field(default_factory=dict)
 
     @classmethod
     def of(cls, s: State, me: PlayerId, temper: Temper) -> "_View":
         v = cls(s, me, temper)
         v.crowns = {p: crowns(s, p) for p in s.seats}
+        v.friends = (None, *s.team_of(me)) + ((s.players[me].controller,) if s.is_mercenary(me) else ())
+        friends = v.friends
         nb = ordered_neighbours(s.data)
         near: dict[str, float] = {}
         for t, x in s.terr.items():
-            if x.owner not in (None, me):
+            if x.owner not in friends:
                 near[t] = strength(x.units)
-            elif x.attacker not in (None, me):
+            elif x.attacker not in friends:
                 near[t] = strength(x.attacker_units)
         for t, x in s.terr.items():
             if x.owner != me:
@@ -156,8 +161,12 @@ class _View:
         return v
 
     def menace(self, p: PlayerId) -> float:
-        """How urgently player `p` must be stopped: nothing below 5 crowns, much at 6."""
-        return {4: 0.8, 5: 2.0, 6: 4.0}.get(self.crowns[p], 0.0 if self.crowns[p] < 4 else 5.0)
+        """How urgently player `p` must be stopped: nothing below 5 crowns, much one short of
+        the crowns that win (a Mercenary Army never wins)."""
+        if self.s.is_mercenary(p):
+            return 0.0
+        short = (self.s.variant_rules.win_crowns or 7) - self.crowns[p]
+        return {3: 0.8, 2: 2.0, 1: 4.0}.get(short, 0.0 if short > 3 else 5.0)
 
     def goal(self) -> str | None:
         """The enemy territory worth gathering an army against: the best prize next to my
@@ -166,7 +175,7 @@ class _View:
         reach = self.reach(3)
         best, best_value = None, 0.0
         for t, x in s.terr.items():
-            if x.owner in (None, me) or x.is_disputed or t not in reach:
+            if x.owner in self.friends or x.owner == me or x.is_disputed or t not in reach:
                 continue
             if reach[t] > 1 and self.menace(x.owner) < 0.8:
                 continue
@@ -244,7 +253,7 @@ class Bot:
             return self.place(s, moves)
         if kind == "CardsCommitted":
             return self.commit(s, moves)
-        if kind == "BattleStarted":
+        if kind in ("BattleStarted", "MercenaryBidsOrdered", "MissionKept"):
             return self.rng.choice(list(moves))
         if kind == "CasualtiesRemoved":
             return self.casualties(s, moves)
@@ -255,8 +264,16 @@ class Bot:
     # --- setup -------------------------------------------------------------------------------
 
     def bid(self, s: State, moves: Sequence[Move]) -> Move:
+        """For first player: a few coins. For a Mercenary Army: more when rich, or when a player
+        is close to winning and the army could be turned on them."""
         amounts = [m.payload["amount"] for m in moves]
-        want = self.rng.choices([0, 1, 2, 3], weights=[4, 4, 3, 1])[0]
+        if s.flow.merc is None:
+            want = self.rng.choices([0, 1, 2, 3], weights=[4, 4, 3, 1])[0]
+        else:
+            coins = s.players[self.player].coins
+            v = self.view(s)
+            danger = max((v.menace(p) for p in s.active_players if p != self.player), default=0.0)
+            want = int(self.rng.uniform(0, 0.25) * coins + danger) + self.rng.choice([0, 0, 1, 2])
         return moves[amounts.index(min(want, max(amounts)))]
 
     def place(self, s: State, moves: Sequence[Move]) -> Move:
@@ -265,7 +282,8 @@ class Bot:
             city = s.data.resolve(m.payload["city"])
             near = sum(1 for n in s.data.neighbours[city]
                        if any(s.terr[k].owner for k in s.data.neighbours[n] | {n}))
-            shape = {7: 2.0, 5: 1.5, 10: 0.5, 3: 0.2}.get(split.get(city, 10), 0)
+            total = s.variant_rules.draft_footmen
+            shape = PLACEMENT_SHAPE.get(total, {}).get(split.get(city, total), 0)
             around = within_two(s.data, city)
             room = sum(1 for n in around if n in s.data.cities and n != city and s.terr[n].owner is None)
             return s.data.cities[city].tax + shape + 1.5 * room - 0.8 * near + self.rng.random() * 3
@@ -323,6 +341,8 @@ class Bot:
 
     def _score(self, v: _View, m: Move) -> float | None:
         t = m.type
+        if t == "MissionCompleted":         # a permanent crown: always worth taking at once
+            return 100.0
         if t == "SiegeAssaulted":
             return self._siege_score(v, m)
         if t == "Fortified":
@@ -438,7 +458,8 @@ class Bot:
                 weight = 1.0 + min(v.threat.get(t, 0.0), 10) / 8 + (0.4 if v.march.get(t, 9) <= 2 else 0)
                 value += n * UNIT_VALUE[kind] * likes[kind] * weight + 0.8 * min(strength(u), v.shortfall(t))
         kept = ps.coins - cost
-        crown_soon = (s.crown_cards_left > 0 and ps.crown_card_round != s.flow.round)
+        crown_soon = (crown_card_ban(s, me) is None and s.crown_cards_left > 0
+                      and ps.crown_card_round != s.flow.round)
         if crown_soon and 0 <= kept < COST["crown_card"] <= ps.coins:
             value -= 3
         return value - 0.6 * cost + 4

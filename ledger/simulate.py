@@ -1,8 +1,21 @@
-"""Simulated games: four seeded bots play Risk Europe to the end and the game is written as a
-sealed log in digital-play form.
+"""Simulated games: seeded bots play Risk Europe to the end and the game is written as a sealed
+log in digital-play form.
 
-    simulate_game(seed, game_id) -> [envelope]          one game, sealed
-    simulate_games(games, seed, out_dir) -> [Path]      game-0001.jsonl, game-0002.jsonl, ...
+    simulate_game(seed, game_id, variant="basic") -> [envelope]        one game, sealed
+    simulate_games(games, seed, out_dir, variant="basic") -> [Path]    game-0001.jsonl, ...
+
+Every variant of engine/risk_europe/variants.py can be played: the players are the first colours
+of blue, orange, red, green and the Mercenary Armies the next ones (3 players: green is the
+Mercenary Army; 2 players: red and green). A Mercenary Army is played by a bot of its own, which
+never turns on the player controlling it that round; its City Bonus Tiles and each card it flips
+are random draws made with the game's seeded dice (engine.risk_europe.chance).
+
+With Kingdom Missions (a variant "...+missions") the bots play with the invented example missions
+(engine/risk_europe/data/kingdom_missions.example.json, declared by its digest in GameStarted):
+the Crown Card deck is shuffled with a generator of its own (the cards a player draws are hidden,
+so they are not drawn from the public dice), a bot keeps a mission as a commitment and turns it
+over once its condition holds. Judged with that file the game is clean; judged without it, every
+completion is listed as an unverified claim (RE-MISSION-UNVERIFIED).
 
 What a simulated log holds: GameStarted with seeded dice (the SHA-256 of the seed text is
 published), every die drawn in order from `SeededDice(seed text)` (a battle rank's dice for its
@@ -19,7 +32,9 @@ never written (the bot's next choice is taken instead). A game that has not ende
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Callable
 
@@ -28,18 +43,28 @@ from engine.core.commit import commitment
 from engine.core.dice import SeededDice
 from engine.core.events import Event
 from engine.risk_europe import RULESET
-from engine.risk_europe.board import default_data
+from engine.risk_europe.board import MISSIONS_EXAMPLE, default_data, load_data, shipped_file
+from engine.risk_europe.chance import draw
+from engine.risk_europe.engine import bidders
 from engine.risk_europe.events import PAYLOADS
 from engine.risk_europe.legal import (
     ChanceSpec, Hidden, Move, candidate_moves, chance_needed, dice_for, is_accepted, is_last_turn,
-    turn_actions, turn_end_moves,
+    turn_actions, turn_end_chance, turn_end_moves,
 )
+from engine.risk_europe.variants import parse_variant
 from ledger.bots import Bot
 from ledger.logfile import write_log
 from ledger.record import LogRecorder
 
-PLAYERS = ("blue", "orange", "red", "green")
+COLOURS = ("blue", "orange", "red", "green")
+PLAYERS = COLOURS                      # the basic game's players
 MAX_ROUNDS = 60
+
+
+def armies_for(variant: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """(players, Mercenary Armies) of a simulated game of `variant`."""
+    v = parse_variant(variant)
+    return COLOURS[:v.players], COLOURS[v.players:v.players + v.mercenaries]
 
 
 class SimulationError(RuntimeError):
@@ -62,26 +87,41 @@ class SimulatedGame:
         return len(self.envelopes)
 
 
-def seed_text(seed: int, game_id: str) -> str:
+@lru_cache(maxsize=1)
+def _example_missions_data():
+    """The shipped board and deck with the invented example missions (for +missions games)."""
+    return load_data(missions_path=shipped_file(MISSIONS_EXAMPLE))
+
+
+def seed_text(seed: int, game_id: str, variant: str = "basic") -> str:
     """The secret seed of one simulated game's dice (revealed at its end)."""
-    return sha256_hex(f"ledger-simulate:{seed}:{game_id}")[:32]
+    tag = "" if variant == "basic" else f"{variant}:"
+    return sha256_hex(f"ledger-simulate:{tag}{seed}:{game_id}")[:32]
 
 
 class _Table:
     """The game being played: the state, the log so far, the dice, the bots and their secrets."""
 
-    def __init__(self, seed: int, game_id: str, max_rounds: int):
-        self.seed = seed_text(seed, game_id)
+    def __init__(self, seed: int, game_id: str, max_rounds: int, variant: str = "basic"):
+        self.seed = seed_text(seed, game_id, variant)
         self.dice = SeededDice(self.seed)
         self.rec = LogRecorder(game_id)
-        self.bots = {p: Bot(p, f"{self.seed}:{p}") for p in PLAYERS}
+        self.players, self.mercenaries = armies_for(variant)
+        self.bots = {p: Bot(p, f"{self.seed}:{p}") for p in self.players + self.mercenaries}
         self.secrets: dict[str, Hidden] = {}
         self.max_rounds = max_rounds
-        data = default_data()
-        start = {"ruleset": "risk-europe", "variant": "basic",
-                 "players": [{"id": p} for p in PLAYERS],
-                 "dice": {"mode": "seeded", "seed_hash": sha256_hex(self.seed)},
-                 "data": {"board": data.board_digest, "cards": data.cards_digest}}
+        missions = parse_variant(variant).missions
+        data = _example_missions_data() if missions else default_data()
+        self.crown_deck = list(data.mission_ids)
+        random.Random(f"{self.seed}:crown-cards").shuffle(self.crown_deck)
+        start = {"ruleset": "risk-europe", "variant": variant,
+                 "players": [{"id": p} for p in self.players]}
+        if self.mercenaries:
+            start["mercenaries"] = [{"id": p} for p in self.mercenaries]
+        declared = {"board": data.board_digest, "cards": data.cards_digest}
+        if data.missions is not None:
+            declared["missions"] = data.missions.digest
+        start.update({"dice": {"mode": "seeded", "seed_hash": sha256_hex(self.seed)}, "data": declared})
         self.rec.add("GameStarted", None, **start)
         self.state = RULESET.initial_state(PAYLOADS["GameStarted"].model_validate(start), data)
 
@@ -111,12 +151,33 @@ class _Table:
         return {p: self.dice.roll(n) for p, n in spec.dice}
 
     def chance(self, spec: ChanceSpec) -> None:
+        """Roll the dice of `spec`, or make its draw with dice from the seeded stream."""
+        if spec.draw:
+            drawn, dice = draw(spec.pool, spec.draw, lambda: self.dice.roll(1)[0])
+            actor = None if spec.event_type == "TilesDrawn" else spec.actor
+            self.record(spec.event_type, actor, spec.draw_payload(drawn, dice))
+            return
         self.record(spec.event_type, None, spec.payload(self.roll(spec)))
+
+    def loyal(self, army: str, moves: list[Move]) -> list[Move]:
+        """A Mercenary Army's moves without those that turn on the player controlling it."""
+        boss = self.state.players[army].controller
+        if boss is None:
+            return moves
+        terr, data = self.state.terr, self.state.data
+
+        def hits_boss(m: Move) -> bool:
+            names = ([m.payload.get("to"), m.payload.get("target")]
+                     + [x["to"] for x in m.payload.get("moves", [])])
+            return any(terr[data.resolve(n)].owner == boss for n in names if n)
+        return [m for m in moves if not hits_boss(m)]
 
     def ask(self, player: str, moves: list[Move], optional: bool = False) -> Move | None:
         """The bot's choice among `moves`, checked by the engine (a rejected pick is dropped and
         the bot asked again). None only when `optional`."""
         moves = list(moves)
+        if self.state.is_mercenary(player):
+            moves = self.loyal(player, moves) or ([] if optional else moves)
         while moves:
             pick = self.bots[player].choose(self.state, moves)
             if pick is None:
@@ -155,7 +216,7 @@ class _Table:
         s = self.state
         f = s.flow
         spec = chance_needed(s)
-        if f.phase == "bidding":
+        if f.phase in ("bidding", "control"):
             self.bids()
         elif f.phase == "commit":
             self.commits()
@@ -171,14 +232,16 @@ class _Table:
             self.play(self.ask(actor, [m for m in moves if m.actor == actor]))
 
     def bids(self) -> None:
-        """Every player commits a secret bid; then all are revealed."""
-        for p in PLAYERS:
+        """Every player commits a secret bid (for first player, or for a Mercenary Army); then
+        all are revealed."""
+        label = {"army": self.state.flow.merc} if self.state.flow.merc else {}
+        for p in bidders(self.state):
             if self.state.players[p].bid_commitment is None:
                 moves = [m for m in candidate_moves(self.state) if m.actor == p]
                 amount = self.ask(p, moves).payload["amount"]
                 salt = self.bots[p].salt()
                 self.secrets[p] = self.secrets.get(p, Hidden())._replace(bid=(amount, salt))
-                self.record("BidPlaced", p, {"commitment": commitment(amount, salt)})
+                self.record("BidPlaced", p, {"commitment": commitment(amount, salt), **label})
         for m in candidate_moves(self.state, self.secrets):
             if m.type == "BidRevealed":
                 self.play(m)
@@ -187,6 +250,8 @@ class _Table:
         """Each player lays two cards face down (as commitments) for the round."""
         moves = candidate_moves(self.state)
         for p in self.state.flow.order:
+            if self.state.is_mercenary(p):
+                continue
             pick = self.ask(p, [m for m in moves if m.actor == p])
             cards = tuple((c, self.bots[p].salt()) for c in pick.payload["cards"])
             self.secrets[p] = self.secrets.get(p, Hidden())._replace(cards=cards)
@@ -198,17 +263,34 @@ class _Table:
         if spec is not None:
             self.chance(spec)
             return
+        if f.pending is not None and f.pending[0] == "mission":
+            self.keep_mission(f.pending[1], f.pending[2])
+            return
         if f.card is None or f.pending is not None:     # the reveal, or a siege assault's casualties
             moves = candidate_moves(s, self.secrets)
             self.play(self.ask(moves[0].actor, moves))
             return
-        act = self.ask(f.current, turn_actions(s), optional=True)
+        act = self.ask(f.current, turn_actions(s, self.secrets), optional=True)
         if act is not None:
             self.play(act)
         elif is_last_turn(s):
             self.state = RULESET.conclude(s)              # the next event closes the turn as well
+        elif (flip := turn_end_chance(s)) is not None:
+            self.chance(flip)                             # the next seat is a Mercenary deck
         else:
             self.play(turn_end_moves(s, self.secrets)[0])
+
+    def keep_mission(self, player: str, n: int) -> None:
+        """King Me with Kingdom Missions: `player` draws the top `n` Crown Cards, keeps one as a
+        commitment and returns the other to the bottom."""
+        drawn, self.crown_deck = self.crown_deck[:n], self.crown_deck[n:]
+        moves = [Move(player, "MissionKept", {"mission": m}) for m in drawn]
+        keep = self.bots[player].choose(self.state, moves).payload["mission"]
+        self.crown_deck += [m for m in drawn if m != keep]
+        salt = self.bots[player].salt()
+        hidden = self.secrets.get(player, Hidden())
+        self.secrets[player] = hidden._replace(missions=hidden.missions + ((keep, salt),))
+        self.record("MissionKept", player, {"commitment": commitment(keep, salt)})
 
     def battle_step(self, spec: ChanceSpec | None) -> None:
         s = self.state
@@ -243,19 +325,19 @@ def _with_claims(type_: str, actor: str | None, payload: dict, before, after) ->
     return payload
 
 
-def play_game(seed: int, game_id: str, max_rounds: int = MAX_ROUNDS) -> SimulatedGame:
-    """Four bots play one game from `seed`; the sealed log and how it ended."""
-    return _Table(seed, game_id, max_rounds).run()
+def play_game(seed: int, game_id: str, max_rounds: int = MAX_ROUNDS, variant: str = "basic") -> SimulatedGame:
+    """Bots play one game of `variant` from `seed`; the sealed log and how it ended."""
+    return _Table(seed, game_id, max_rounds, variant).run()
 
 
-def simulate_game(seed: int, game_id: str) -> list[dict]:
-    """The sealed log (envelopes) of one game played by four seeded bots.
+def simulate_game(seed: int, game_id: str, variant: str = "basic") -> list[dict]:
+    """The sealed log (envelopes) of one game of `variant` played by seeded bots.
 
     >>> log = simulate_game(7, "sim-7-0001")
     >>> log[0]["type"], log[-1]["type"]
     ('GameStarted', 'SeedRevealed')
     """
-    return play_game(seed, game_id).envelopes
+    return play_game(seed, game_id, variant=variant).envelopes
 
 
 def game_id_for(seed: int, index: int) -> str:
@@ -264,16 +346,19 @@ def game_id_for(seed: int, index: int) -> str:
 
 
 def simulate_games(games: int, seed: int, out_dir: Path,
-                   progress: Callable[[int, int, SimulatedGame], None] | None = None) -> list[Path]:
-    """Simulate `games` games from `seed` into `out_dir` (game-0001.jsonl, ...); their paths.
+                   progress: Callable[[int, int, SimulatedGame], None] | None = None,
+                   variant: str = "basic") -> list[Path]:
+    """Simulate `games` games of `variant` from `seed` into `out_dir` (game-0001.jsonl, ...);
+    their paths. ValueError for a variant the bots do not know (engine/risk_europe/variants.py).
 
     `progress(done, total, game)` is called after each game is written.
     """
+    parse_variant(variant)          # VariantError (a ValueError) before any file is written
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     paths = []
     for i in range(1, games + 1):
-        game = play_game(seed, game_id_for(seed, i))
+        game = play_game(seed, game_id_for(seed, i), variant=variant)
         path = out_dir / f"game-{i:04d}.jsonl"
         write_log(path, game.envelopes)
         paths.append(path)

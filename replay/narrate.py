@@ -14,24 +14,49 @@ def units_short(units: dict[str, int]) -> str:
     return " ".join(f"{n}{_SHORT[k]}" for k, n in units.items() if n) or "0"
 
 
-def describe_event(step: StepRecord) -> str:
-    """One line for an event, from its payload."""
+def mercenaries_of(j: Judgement) -> set[str]:
+    """The Mercenary Armies of a judged game (from the board views, when kept)."""
+    view = j.start_view or {}
+    return {p for p, info in view.get("players", {}).items() if info.get("mercenary")}
+
+
+def _who(step: StepRecord, mercs: set[str]) -> str:
+    who = step.actor or "table"
+    if step.actor in mercs:
+        ctrl = ((step.view or {}).get("players", {}).get(step.actor) or {}).get("controller")
+        who = f"{step.actor} [Mercenary Army" + (f", played by {ctrl}]" if ctrl else "]")
+    return who
+
+
+def describe_event(step: StepRecord, mercs: set[str] = frozenset()) -> str:
+    """One line for an event, from its payload (`mercs`: the Mercenary Armies, labelled so)."""
     p = step.payload if isinstance(step.payload, dict) else {}
     t = step.type
-    who = step.actor or "table"
+    who = _who(step, mercs)
 
     def u(x: Any) -> str:
         return units_short(x) if isinstance(x, dict) else str(x)
 
+    army = f" for control of Mercenary Army {p['army']}" if p.get("army") else ""
     if t == "BidPlaced":
-        return f"{who} bids " + (str(p.get("amount")) if p.get("amount") is not None else "(hidden)")
+        return f"{who} bids " + (str(p.get("amount")) if p.get("amount") is not None else "(hidden)") + army
     if t == "BidRevealed":
-        return f"{who} reveals a bid of {p.get('amount')}"
+        return f"{who} reveals a bid of {p.get('amount')}{army}"
+    if t == "TilesDrawn":
+        tiles = p.get("tiles") or []
+        roles = ["starting city", "outpost"]
+        named = ", ".join(f"{x} ({roles[i]})" if len(tiles) > 1 and i < 2 else str(x) for i, x in enumerate(tiles))
+        return f"Mercenary Army {p.get('army')} draws its City Bonus Tile{'s' if len(tiles) != 1 else ''}: {named}" + (
+            f" (dice {p['dice']})" if p.get("dice") else "")
+    if t == "MercenaryBidsOrdered":
+        return f"{who} orders the Mercenary bids: {', '.join(p.get('armies') or [])}"
     if t == "KingdomPlaced":
         return f"{who} places a kingdom at {p.get('city')}: " + ", ".join(f"{k} {v}F" for k, v in (p.get('footmen') or {}).items())
     if t == "CardsCommitted":
         return f"{who} commits two cards face down" + (f" ({', '.join(p['cards'])})" if p.get("cards") else "")
     if t == "CardRevealed":
+        if step.actor in mercs or p.get("dice"):
+            return f"{who} flips {p.get('card')} from the Mercenary deck" + (f" (dice {p['dice']})" if p.get("dice") else "")
         return f"{who} reveals {p.get('card')}"
     if t == "Expanded":
         return f"{who} EXPAND {u(p.get('units'))} {p.get('from')} → {p.get('to')}"
@@ -61,6 +86,8 @@ def describe_event(step: StepRecord) -> str:
     if t == "BattleEnded":
         return f"claim: battle in {p.get('territory')} won by {p.get('winner')}"
     if t == "GameEnded":
+        if isinstance(p.get("winners"), list):
+            return f"claim: game won by {' and '.join(map(str, p['winners']))}"
         return f"claim: game won by {p.get('winner')}"
     if t == "SeedRevealed":
         return "dice seed revealed"
@@ -89,15 +116,22 @@ def board_lines(view: dict | None, indent: str = "    ") -> list[str]:
                     tags.append(f"attacked by {x['attacker']} {units_short(x['attacker_units'])}")
                 held.append(f"{t} {units_short(x['units'])}" + (f" [{', '.join(tags)}]" if tags else ""))
         marker = " ★marker" if view.get("marker") == p else ""
+        if info.get("mercenary"):
+            ctrl = f", played by {info['controller']}" if info.get("controller") else ""
+            marker += f" (Mercenary Army{ctrl})"
         out.append(f"{indent}{p}{marker}: {info['coins']} coins, {info['crowns']} crowns, "
                    f"{info['territories']} territories — " + "; ".join(held))
+    for team in view.get("teams") or []:
+        out.append(f"{indent}team: {' and '.join(team)}")
     return out
 
 
 def _section(step: StepRecord) -> tuple:
     phase, rnd, turn = step.position
-    if phase in ("bidding", "rolloff", "placement") or rnd == 0:
+    if phase in ("bidding", "placement", "tiles") or rnd == 0:
         return ("setup",)
+    if phase in ("control", "merc_order", "rolloff"):
+        return ("mercenary bids", rnd)
     if phase == "battles":
         return ("battles", rnd)
     if phase == "over":
@@ -115,6 +149,10 @@ def narrate(j: Judgement, *, round_: int | None = None, turn: int | None = None,
         out.append("  judged with " + " ".join(part[:part.index(":") + 13] + "…" for part in j.data_digest.split()))
     if j.players:
         out.append(f"  players, clockwise: {', '.join(j.players)}")
+    mercs = mercenaries_of(j)
+    if j.start_view and j.start_view.get("variant"):
+        out.append(f"  variant: {j.start_view['variant']}"
+                   + (f"; Mercenary Armies: {', '.join(sorted(mercs))}" if mercs else ""))
     selected = [s for s in j.steps if _matches(s, round_, turn, player)]
     filtered = round_ is not None or turn is not None or player is not None
     if filtered:
@@ -140,7 +178,7 @@ def narrate(j: Judgement, *, round_: int | None = None, turn: int | None = None,
             last_section = sec
         last_turn_key = tkey if sec[0] == "round" else None
         flag = {"ok": "", "claim": " ⚠", "illegal-applied": " ✗", "skipped": " ✗", "unreadable": " ✗"}[s.status]
-        out.append(f"  L{s.line} #{s.seq}{flag} {describe_event(s)}")
+        out.append(f"  L{s.line} #{s.seq}{flag} {describe_event(s, mercs)}")
         for n in s.notes:
             out.append(f"      → {n}")
         for f in s.findings:
@@ -161,6 +199,8 @@ def _heading(sec: tuple) -> str:
         return "== Setup: bids and kingdoms =="
     if sec[0] == "battles":
         return f"== Round {sec[1]}: battles =="
+    if sec[0] == "mercenary bids":
+        return f"== Round {sec[1]}: bids for the Mercenary Armies =="
     if sec[0] == "over":
         return "== After the end =="
     if sec[2] == 0:

@@ -3,6 +3,7 @@ rulebook's worked examples) and one broken copy of it per kind of finding.
 
     python sample_logs/make_samples.py              # rewrites game42 and its broken copies
     python sample_logs/make_samples.py --simulated  # also re-picks the simulated sample games
+    python sample_logs/make_samples.py --variants   # also rebuilds the variant samples (var-*, their broken copies)
 
 Every event of game42 is judged by the engine as it is written; the script stops at the first
 violation, so the sample stays legal as the engine evolves. The story, round by round, is in
@@ -21,6 +22,8 @@ sys.path.insert(0, str(HERE.parent))
 from engine.core.events import Event  # noqa: E402
 from engine.risk_europe import RULESET  # noqa: E402
 from engine.risk_europe.board import default_data  # noqa: E402
+from engine.risk_europe.chance import DrawError, draw_with  # noqa: E402
+from engine.risk_europe.engine import mercenary_pool  # noqa: E402
 from engine.risk_europe.events import PAYLOADS  # noqa: E402
 from ledger.logfile import format_line, make_envelope, seal  # noqa: E402
 
@@ -391,6 +394,373 @@ def simulated_samples(first_seed: int = 1, max_games: int = 600) -> dict[str, st
     return out
 
 
+# --- variants (docs/variants.md): simulated games, their table-mode copies, broken copies ------
+
+VARIANT_GAMES = {     # file -> variant; each a complete simulated game in digital-play form
+    "var-mercenaries-3p.jsonl": "mercenaries-3p",
+    "var-mercenaries-2p.jsonl": "mercenaries-2p",
+    "var-teams.jsonl": "teams",
+    "var-teams-long.jsonl": "teams+long",
+    "var-basic-missions.jsonl": "basic+missions",
+    "var-mercenaries-3p-missions.jsonl": "mercenaries-3p+missions",
+    "var-mercenaries-2p-missions.jsonl": "mercenaries-2p+missions",
+}
+TABLE_COPIES = {      # the table-mode copy of a simulated game: the base of the broken copies
+    "var-mercenaries-3p-table.jsonl": "var-mercenaries-3p.jsonl",
+    "var-mercenaries-2p-table.jsonl": "var-mercenaries-2p.jsonl",
+    "var-teams-table.jsonl": "var-teams.jsonl",
+    "var-basic-missions-table.jsonl": "var-basic-missions.jsonl",
+}
+
+
+def example_missions():
+    """The board and deck with the invented example missions (the +missions samples use them)."""
+    from engine.risk_europe.board import MISSIONS_EXAMPLE, load_data, shipped_file
+    return load_data(missions_path=shipped_file(MISSIONS_EXAMPLE))
+
+
+def data_for(variant: str):
+    from engine.risk_europe.variants import parse_variant
+    return example_missions() if parse_variant(variant).missions else default_data()
+
+
+def _steps(envs: list[dict], data) -> list[tuple]:
+    """(state before, envelope, state after) for every event after GameStarted; the envelopes
+    must be legal (claims allowed)."""
+    start = PAYLOADS["GameStarted"].model_validate(envs[0]["payload"])
+    state = RULESET.initial_state(start, data)
+    out = []
+    for env in envs[1:]:
+        event = Event(env["seq"], env["type"], env["actor"], PAYLOADS[env["type"]].model_validate(env["payload"]))
+        violations, nxt = RULESET.step(state, event)
+        if nxt is None or any(v.blocking for v in violations):
+            raise SystemExit(f"{envs[0]['game']} seq {env['seq']}: {[v.as_dict() for v in violations]}")
+        out.append((state, env, nxt))
+        state = nxt
+    return out
+
+
+def _partial_tie(b) -> bool:
+    """A roll-off for control of a Mercenary Army between some of the players, not all."""
+    return b.flow.phase == "rolloff" and b.flow.merc is not None and len(b.flow.tied) < len(b.active_players)
+
+
+def _merc_shows(envs: list[dict]) -> bool:
+    """A 3-player base for the broken copies: a roll-off for control between two of the three
+    players, and a Mercenary flip of a tax-spend card."""
+    steps = _steps(envs, default_data())
+    spend = any(e["type"] == "CardRevealed" and b.is_mercenary(e["actor"])
+                and "spend" in b.data.cards[e["payload"]["card"]].orders for b, e, a in steps)
+    return spend and any(_partial_tie(b) for b, e, a in steps)
+
+
+def _completes_missions(envs: list[dict]) -> bool:
+    return any(e["type"] == "MissionCompleted" for e in envs)
+
+
+def _completes_a_mission_later(envs: list[dict]) -> bool:
+    """A mission completed on a later turn than the one it was kept on (the base of the copy
+    that turns it over too soon)."""
+    from engine.core.commit import commitment
+    for k, e in enumerate(envs):
+        if e["type"] != "MissionKept":
+            continue
+        for later in envs[k + 1:]:
+            if later["actor"] == e["actor"] and later["type"] == "CardRevealed":
+                break
+            if later["type"] == "MissionCompleted" and later["actor"] == e["actor"]:
+                e = None
+                break
+        if e is None:
+            continue
+        if any(x["type"] == "MissionCompleted" and x["actor"] == e["actor"]
+               and commitment(x["payload"]["mission"], x["payload"]["salt"]) == e["payload"]["commitment"]
+               for x in envs[k + 1:]):
+            return True
+    return False
+
+
+VARIANT_NEEDS = {"mercenaries-3p": _merc_shows, "basic+missions": _completes_a_mission_later,
+                 "mercenaries-3p+missions": _completes_missions, "mercenaries-2p+missions": _completes_missions}
+
+
+SEEDS_TRIED = 25
+
+
+def variant_game(name: str) -> list[dict]:
+    """The shortest game of the variant among seeds 1..SEEDS_TRIED that ends (and shows what
+    VARIANT_NEEDS asks): short samples are quicker to read and to judge."""
+    from ledger.simulate import play_game
+    variant = VARIANT_GAMES[name]
+    need = VARIANT_NEEDS.get(variant)
+    gid = name.removesuffix(".jsonl")
+    best: list[dict] | None = None
+    for seed in range(1, SEEDS_TRIED + 1):
+        g = play_game(seed, gid, variant=variant)
+        if g.finished and (best is None or g.events < len(best)) and (need is None or need(g.envelopes)):
+            best = g.envelopes
+    if best is None:
+        raise SystemExit(f"no seed up to {SEEDS_TRIED} gives a finished {variant} game")
+    return best
+
+
+def to_table(envs: list[dict], game: str) -> list[dict]:
+    """The same game as a table would record it: plain bids, cards and kept missions instead of
+    commitments, no dice stream (draws and dice recorded as they came out), no seed."""
+    from engine.core.commit import commitment
+    out: list[dict] = []
+    for i, e in enumerate(envs):
+        t, actor, p = e["type"], e["actor"], dict(e["payload"])
+        if t == "GameStarted":
+            p["dice"] = {"mode": "table"}
+        elif t == "SeedRevealed" or (t == "BidPlaced" and "commitment" in p):
+            continue
+        elif t == "BidRevealed":
+            t, p = "BidPlaced", {k: v for k, v in p.items() if k != "salt"}
+        elif t == "CardsCommitted" and "commitments" in p:
+            later = [x["payload"]["card"] for x in envs[i + 1:] if x["type"] == "CardRevealed" and x["actor"] == actor]
+            p = {"cards": later[:2]}
+        elif t in ("CardRevealed", "TilesDrawn"):
+            p = {k: v for k, v in p.items() if k not in ("salt", "dice")}
+        elif t == "MissionKept" and "commitment" in p:
+            done = [x["payload"] for x in envs[i + 1:] if x["type"] == "MissionCompleted" and x["actor"] == actor
+                    and commitment(x["payload"]["mission"], x["payload"]["salt"]) == p["commitment"]]
+            if done:
+                p = {"mission": done[0]["mission"]}
+        elif t == "MissionCompleted":
+            kept = [x for x in out if x["type"] == "MissionKept" and x["actor"] == actor
+                    and x["payload"].get("mission") == p["mission"]]
+            if kept:
+                p = {"mission": p["mission"]}
+        out.append(make_envelope(game, len(out), t, actor, p))
+    return out
+
+
+def _edit(base: list[dict], what: str, change) -> tuple[str, list[dict]]:
+    """A broken copy of `base`: `change(envs)` edits a deep copy in place; renumbered, sealed."""
+    envs = _renamed(base, f"{base[0]['game']}-{what}")
+    change(envs)
+    gid = envs[0]["game"]
+    for e in envs:
+        e["game"] = gid
+    return _text(seal(_renumber(envs))), envs
+
+
+def _env(envs: list[dict], type_: str, actor, payload: dict) -> dict:
+    return make_envelope(envs[0]["game"], 0, type_, actor, payload)
+
+
+def broken_variant_logs(games: dict[str, list[dict]], tables: dict[str, list[dict]]) -> dict[str, str]:
+    """name -> file text: one broken copy per variant rule (see sample_logs/README.md)."""
+    out: dict[str, str] = {}
+    m3, m2 = tables["var-mercenaries-3p-table.jsonl"], tables["var-mercenaries-2p-table.jsonl"]
+    teams, missions = tables["var-teams-table.jsonl"], tables["var-basic-missions-table.jsonl"]
+    m3_steps = _steps(m3, default_data())
+
+    def where(steps, pred) -> int:
+        """The index in the envelopes (GameStarted is 0) of the first step matching `pred`."""
+        return next(k for k, (b, e, a) in enumerate(steps, start=1) if pred(b, e, a))
+
+    k_tiles = next(k for k, e in enumerate(m3) if e["type"] == "TilesDrawn")
+    k_round1 = next(k for k, e in enumerate(m3) if e["type"] == "CardsCommitted")
+
+    def tiles(envs):      # the Mercenary Army draws one tile, not two; the log ends with the setup
+        envs[k_tiles]["payload"]["tiles"] = envs[k_tiles]["payload"]["tiles"][:1]
+        del envs[k_round1:]
+    out["broken-merc-tiles.jsonl"] = _first_alone(m3, "merc-tiles", [tiles], "RE-MERC-SETUP")
+
+    drafts = [k for k, e in enumerate(m3) if e["type"] == "KingdomPlaced"]
+
+    def footmen(k: int, t: str, n: int, cut: bool = False):
+        def change(envs):
+            f = envs[k]["payload"]["footmen"]
+            f[t] += n
+            if cut:
+                del envs[k_round1:]
+        return change
+    # a drafted city comes with six (or four) Footmen: the first such edit that changes nothing
+    # else the log goes on to record; failing that, the log ends with the setup
+    edits = [footmen(k, t, n) for k in reversed(drafts) for n in (1, -1)
+             for t, have in m3[k]["payload"]["footmen"].items() if have + n >= (1 if n < 0 else 0)]
+    edits.append(footmen(drafts[-1], next(iter(m3[drafts[-1]]["payload"]["footmen"])), 1, cut=True))
+    out["broken-merc-draft.jsonl"] = _first_alone(m3, "merc-draft", edits, "RE-DRAFT")
+
+    def bid_twice(envs):  # a player bids a second time for the Mercenary Army
+        i = next(k for k, e in enumerate(envs) if e["type"] == "BidPlaced" and e["payload"].get("army"))
+        e = envs[i]
+        envs.insert(i + 1, _env(envs, "BidPlaced", e["actor"], {"amount": 0, "army": e["payload"]["army"]}))
+    out["broken-merc-bid-twice.jsonl"] = _edit(m3, "merc-bid-twice", bid_twice)[0]
+
+    k_tie = where(m3_steps, lambda b, e, a: _partial_tie(b))
+    def tie(envs):        # a player who did not tie rolls in the roll-off for control
+        rolls = dict(envs[k_tie]["payload"]["rolls"])
+        other = next(p for p in m3_steps[0][0].active_players if p not in rolls)
+        envs.insert(k_tie, _env(envs, "DiceRolled", None, {"rolls": {**{p: [3] for p in rolls}, other: [6]}}))
+    out["broken-merc-tie.jsonl"] = _edit(m3, "merc-tie", tie)[0]
+
+    k_commit = next(k for k, e in enumerate(m3) if e["type"] == "CardsCommitted")
+    army = m3[0]["payload"]["mercenaries"][0]["id"]
+    def deck(envs):       # the Mercenary Army commits cards like a player
+        envs.insert(k_commit, _env(envs, "CardsCommitted", army, {"cards": ["tax-spend-1", "tax-spend-2"]}))
+    out["broken-merc-deck.jsonl"] = _edit(m3, "merc-deck", deck)[0]
+
+    k_spend = where(m3_steps, lambda b, e, a: e["type"] == "CardRevealed" and b.is_mercenary(e["actor"])
+                    and "spend" in b.data.cards[e["payload"]["card"]].orders)
+    def crown(envs):      # the Mercenary Army buys a Crown Card
+        envs.insert(k_spend + 1, _env(envs, "Spent", army, {"purchases": [{"item": "crown_card"}]}))
+    out["broken-merc-crown-card.jsonl"] = _edit(m3, "merc-crown-card", crown)[0]
+
+    out["broken-merc-seat.jsonl"] = _merc_turn_left_out(m3, m3_steps, army)
+
+    def win(envs):        # the log declares a player who has not won
+        i = next(k for k, e in enumerate(envs) if e["type"] == "GameEnded")
+        winner = envs[i]["payload"]["winner"]
+        envs[i]["payload"]["winner"] = next(p["id"] for p in envs[0]["payload"]["players"] if p["id"] != winner)
+    out["broken-merc-win.jsonl"] = _edit(m3, "merc-win", win)[0]
+
+    seeded = games["var-mercenaries-3p.jsonl"]
+    seeded_steps = _steps(seeded, default_data())
+    k_flip = where(seeded_steps, lambda b, e, a: e["type"] == "CardRevealed" and b.is_mercenary(e["actor"]))
+    pool = mercenary_pool(seeded_steps[k_flip - 1][0], army)
+    def dice(envs):       # one die of a Mercenary flip changed: it draws another card than the one flipped
+        p = envs[k_flip]["payload"]
+        for face in range(1, 7):
+            d = p["dice"][:-1] + [face]
+            try:
+                if draw_with(pool, 1, d) != [p["card"]]:
+                    p["dice"] = d
+                    return
+            except DrawError:
+                continue
+    out["broken-chance-draw.jsonl"] = _edit(seeded, "chance-draw", dice)[0]
+
+    k_order = next(k for k, e in enumerate(m2) if e["type"] == "MercenaryBidsOrdered")
+    def bid_order(envs):  # the player without the marker orders the Mercenary bids
+        e = envs[k_order]
+        other = next(p["id"] for p in envs[0]["payload"]["players"] if p["id"] != e["actor"])
+        envs.insert(k_order, _env(envs, "MercenaryBidsOrdered", other, dict(e["payload"])))
+    out["broken-merc-bid-order.jsonl"] = _edit(m2, "merc-bid-order", bid_order)[0]
+
+    team_steps = _steps(teams, default_data())
+
+    def teammate_target(b, e):
+        """(from, to) of an expand into a teammate's territory open to `e`'s actor, if any."""
+        p = e["actor"]
+        for t, x in b.terr.items():
+            if x.owner == p and x.units.total > 1:
+                for n in sorted(b.data.neighbours[t]):
+                    if b.is_teammate(p, b.terr[n].owner):
+                        return t, n
+        return None
+    k_mate = where(team_steps, lambda b, e, a: e["type"] == "CardRevealed"
+                   and "expand" in b.data.cards[e["payload"]["card"]].orders and teammate_target(a, e))
+    frm, to = teammate_target(team_steps[k_mate - 1][2], teams[k_mate])
+    def mate(envs):       # a player attacks their teammate
+        envs.insert(k_mate + 1, _env(envs, "Expanded", envs[k_mate]["actor"],
+                                     {"from": frm, "to": to, "units": {"footman": 1}}))
+    out["broken-team-territory.jsonl"] = _edit(teams, "team-territory", mate)[0]
+
+    k_tspend = where(team_steps, lambda b, e, a: e["type"] == "CardRevealed"
+                     and "spend" in b.data.cards[e["payload"]["card"]].orders)
+    def team_crown(envs):  # a Crown Card bought in team play
+        envs.insert(k_tspend + 1, _env(envs, "Spent", envs[k_tspend]["actor"], {"purchases": [{"item": "crown_card"}]}))
+    out["broken-team-crown-card.jsonl"] = _edit(teams, "team-crown-card", team_crown)[0]
+
+    def team_end(envs):   # the log declares the losing team the winner
+        i = next(k for k, e in enumerate(envs) if e["type"] == "GameEnded")
+        won = set(envs[i]["payload"]["winners"])
+        envs[i]["payload"]["winners"] = [p["id"] for p in envs[0]["payload"]["players"] if p["id"] not in won]
+    out["broken-team-end.jsonl"] = _edit(teams, "team-end", team_end)[0]
+
+    mission_steps = _steps(missions, example_missions())
+    k_mspend = where(mission_steps, lambda b, e, a: e["type"] == "CardRevealed"
+                     and "spend" in b.data.cards[e["payload"]["card"]].orders and a.flow.pending is None)
+    def purchase(envs):   # a Crown Card bought with Kingdom Missions
+        envs.insert(k_mspend + 1, _env(envs, "Spent", envs[k_mspend]["actor"], {"purchases": [{"item": "crown_card"}]}))
+    out["broken-mission-purchase.jsonl"] = _edit(missions, "mission-purchase", purchase)[0]
+
+    k_kept = next(k for k, e in enumerate(missions) if e["type"] == "MissionKept")
+    def keep_twice(envs):  # a second Crown Card kept from one draw
+        e = envs[k_kept]
+        envs.insert(k_kept + 1, _env(envs, "MissionKept", e["actor"], {"commitment": "0" * 64}))
+    out["broken-mission-draw.jsonl"] = _edit(missions, "mission-draw", keep_twice)[0]
+
+    k_done = next(k for k, e in enumerate(missions) if e["type"] == "MissionCompleted")
+    done = missions[k_done]
+    k_other = where(mission_steps, lambda b, e, a: k_done < e["seq"] and e["type"] == "CardRevealed"
+                    and e["actor"] != done["actor"] and a.flow.pending is None)
+    def not_kept(envs):   # a player turns over a mission someone else completed
+        envs.insert(k_other + 1, _env(envs, "MissionCompleted", envs[k_other]["actor"],
+                                      {"mission": done["payload"]["mission"]}))
+    out["broken-mission-reveal.jsonl"] = _edit(missions, "mission-reveal", not_kept)[0]
+
+    def too_soon(k: int):  # a mission turned over before its condition holds (judge with the example file)
+        e = missions[k]
+        return lambda envs: envs.insert(k + 1, _env(envs, "MissionCompleted", e["actor"],
+                                                     {"mission": e["payload"]["mission"]}))
+    early = [too_soon(k) for k, e in enumerate(missions) if e["type"] == "MissionKept" and e["payload"].get("mission")]
+    out["broken-mission-complete.jsonl"] = _first_alone(missions, "mission-complete", early, "RE-MISSION-COMPLETE",
+                                                        data=example_missions())
+
+    def variant_name(envs):  # a variant this engine does not judge
+        envs[0]["payload"]["variant"] = "mercenaries-4p"
+    out["broken-variant-unknown.jsonl"] = _edit(m3, "variant-unknown", variant_name)[0]
+    return out
+
+
+VARIANT_BROKEN = (
+    "broken-merc-tiles.jsonl", "broken-merc-draft.jsonl", "broken-merc-bid-twice.jsonl",
+    "broken-merc-tie.jsonl", "broken-merc-deck.jsonl", "broken-merc-crown-card.jsonl",
+    "broken-merc-seat.jsonl", "broken-merc-win.jsonl", "broken-chance-draw.jsonl",
+    "broken-merc-bid-order.jsonl", "broken-team-territory.jsonl", "broken-team-crown-card.jsonl",
+    "broken-team-end.jsonl", "broken-mission-purchase.jsonl", "broken-mission-draw.jsonl",
+    "broken-mission-reveal.jsonl", "broken-mission-complete.jsonl", "broken-variant-unknown.jsonl",
+)
+
+
+def _first_alone(base: list[dict], what: str, changes: list, rule: str, data=None) -> str:
+    """The first of `changes` whose broken copy has `rule` as its only finding."""
+    from ledger.logfile import read_log_text
+    from replay.judge import judge
+    for change in changes:
+        text = _edit(base, what, change)[0]
+        if [f.rule for f in judge(read_log_text(text), data=data).findings] == [rule]:
+            return text
+    raise SystemExit(f"no edit of {base[0]['game']} breaks {rule} alone")
+
+
+def _merc_turn_left_out(base: list[dict], steps: list[tuple], army: str) -> str:
+    """A Mercenary turn (its flip and its actions) left out of the log: the latest one, after the
+    deck's last reshuffle, whose absence changes nothing else the log goes on to record (the
+    copy's only finding is then the missing turn)."""
+    from ledger.logfile import read_log_text
+    from replay.judge import judge
+    flips = [k for k, (b, e, a) in enumerate(steps, start=1) if e["type"] == "CardRevealed" and b.is_mercenary(e["actor"])]
+    last_cycle = flips[(len(flips) - 1) // 8 * 8:]
+    for k in reversed(last_cycle):
+        end = k + 1
+        while end < len(base) and base[end]["actor"] == army and base[end]["type"] != "CardRevealed":
+            end += 1
+
+        def seat(envs, k=k, end=end):   # the Mercenary turn is left out of the log
+            del envs[k:end]
+        text = _edit(base, "merc-seat", seat)[0]
+        if [f.rule for f in judge(read_log_text(text)).findings] == ["RE-MERC-SEAT"]:
+            return text
+    raise SystemExit("no Mercenary turn of the last cycle can be left out on its own")
+
+
+def variant_samples(games: dict[str, list[dict]] | None = None) -> dict[str, str]:
+    """name -> file text: the simulated variant games (played now, or as given: name ->
+    envelopes), their table-mode copies, and the broken copies."""
+    games = games if games is not None else {name: variant_game(name) for name in VARIANT_GAMES}
+    tables = {name: to_table(games[src], name.removesuffix(".jsonl")) for name, src in TABLE_COPIES.items()}
+    out = {name: _text(envs) for name, envs in games.items()}
+    out.update({name: _text(seal(envs)) for name, envs in tables.items()})
+    out.update(broken_variant_logs(games, tables))
+    return out
+
+
 def main(argv: list[str]) -> None:
     base = game42()
     (HERE / "game42.jsonl").write_text(_text(seal(base)), encoding="utf-8")
@@ -398,6 +768,14 @@ def main(argv: list[str]) -> None:
     for name, text in broken_variants(base).items():
         (HERE / name).write_text(text, encoding="utf-8")
     print(f"wrote game42.jsonl ({len(base)} events) and {len(broken_variants(base))} broken copies to {HERE}")
+    if "--variants" in argv:
+        for old in [*HERE.glob("var-*.jsonl"), *(HERE / n for n in VARIANT_BROKEN)]:
+            if old.exists():
+                old.unlink()
+        samples = variant_samples()
+        for name, text in samples.items():
+            (HERE / name).write_text(text, encoding="utf-8")
+        print(f"wrote {len(samples)} variant samples: {', '.join(samples)}")
     if "--simulated" in argv:
         for old in HERE.glob("sim-*.jsonl"):
             old.unlink()

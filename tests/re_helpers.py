@@ -130,6 +130,14 @@ def _slots(state):
     return [(t, i) for t in (1, 2) for i in range(n)]
 
 
+def _card_for(state, p, turn):
+    """The card `p` reveals on `turn`: the committed one, or a Mercenary deck's first card left."""
+    if state.is_mercenary(p):
+        from engine.risk_europe.engine import mercenary_pool
+        return mercenary_pool(state, p)[0]
+    return state.players[p].stack[turn - 1]
+
+
 def reveal_to(state, player, turn=1):
     """Reveal every committed card (those players pass) up to and including `player`'s card
     for `turn`; `player` is then to act."""
@@ -140,7 +148,7 @@ def reveal_to(state, player, turn=1):
     assert here <= target, f"{player}'s turn {turn} has passed"
     for t, i in slots[here:target + 1]:
         p = state.flow.order[i]
-        state = fold(state, ev("CardRevealed", p, card=state.players[p].stack[t - 1]))
+        state = fold(state, ev("CardRevealed", p, card=_card_for(state, p, t)))
     return state
 
 
@@ -168,7 +176,7 @@ def finish_turns(state):
         here = slots.index((f.turn, f.index)) + (1 if f.card is not None else 0)
         for t, i in slots[here:]:
             p = state.flow.order[i]
-            state = fold(state, ev("CardRevealed", p, card=state.players[p].stack[t - 1]))
+            state = fold(state, ev("CardRevealed", p, card=_card_for(state, p, t)))
     return RULESET.conclude(state)
 
 
@@ -188,3 +196,71 @@ def in_battles(state):
 def units_in(state, territory) -> Units:
     return state.terr[territory].units
 
+
+
+# --- variants (docs/variants.md) --------------------------------------------------------------
+
+MERC3_PLAYERS, MERC3_ARMY = ("blue", "orange", "red"), "green"
+MERC2_PLAYERS, MERC2_ARMIES = ("blue", "orange"), ("red", "green")
+
+
+def start_variant(variant, players=SEATS, mercenaries=(), *, seed_hash=None, data=None):
+    """The state after GameStarted of `variant` (seeded dice when `seed_hash` is given), judged
+    with `data` (default: the shipped board and deck, no mission file)."""
+    payload = {"ruleset": "risk-europe", "variant": variant, "players": [{"id": x} for x in players],
+               "mercenaries": [{"id": x} for x in mercenaries]}
+    if seed_hash is not None:
+        payload["dice"] = {"mode": "seeded", "seed_hash": seed_hash}
+    return RULESET.initial_state(PAYLOADS["GameStarted"].model_validate(payload), data or default_data())
+
+
+MERC3_DRAFT = (("blue", "Berlin", {"Saxony": 3, "Bohemia": 2}), ("orange", "Paris", {"France": 5}),
+               ("red", "Rome", {"Rome": 5}), ("blue", "Stockholm", {"Sweden": 5}),
+               ("orange", "Madrid", {"Leon Castile": 5}), ("red", "Constantinople", {"Turkey": 5}))
+
+
+def merc3_setup_events():
+    """Green, the Mercenary Army, draws Kiev then London; blue wins the bid (2) and drafts first."""
+    out = [ev("TilesDrawn", None, army="green", tiles=["Kiev", "London"])]
+    out += [ev("BidPlaced", p, amount=a) for p, a in (("blue", 2), ("orange", 1), ("red", 0))]
+    out += [ev("KingdomPlaced", p, city=c, footmen=f) for p, c, f in MERC3_DRAFT]
+    return out
+
+
+def merc3_placed():
+    """A 3-player game after setup: round 1, waiting for the players' cards."""
+    return fold(start_variant("mercenaries-3p", MERC3_PLAYERS, (MERC3_ARMY,)), *merc3_setup_events())
+
+
+MERC2_DRAFT = (("blue", "Berlin", {"Saxony": 5}), ("orange", "Paris", {"France": 5}),
+               ("blue", "Stockholm", {"Sweden": 5}), ("orange", "Madrid", {"Leon Castile": 5}),
+               ("blue", "Constantinople", {"Turkey": 5}), ("orange", "Rome", {"Rome": 5}))
+
+
+def merc2_placed():
+    """A 2-player game after setup: red draws Kiev, green London; blue wins the bid and drafts
+    Berlin, Stockholm, Constantinople; orange Paris, Madrid, Rome."""
+    s = start_variant("mercenaries-2p", MERC2_PLAYERS, MERC2_ARMIES)
+    return fold(s, ev("TilesDrawn", None, army="red", tiles=["Kiev"]),
+                ev("TilesDrawn", None, army="green", tiles=["London"]),
+                ev("BidPlaced", "blue", amount=1), ev("BidPlaced", "orange", amount=0),
+                *[ev("KingdomPlaced", p, city=c, footmen=f) for p, c, f in MERC2_DRAFT])
+
+
+def control_bids(state, bids: dict, army=None):
+    """Everyone's bid for control of the Mercenary Army now open (plain amounts)."""
+    army = army or state.flow.merc
+    return fold(state, *[ev("BidPlaced", p, amount=a, army=army) for p, a in bids.items()])
+
+
+TEAM_DRAFT = (("blue", "Berlin", {"Saxony": 5}), ("orange", "Kiev", {"Rusland": 5}),
+              ("red", "Paris", {"France": 5}), ("green", "Rome", {"Rome": 5}),
+              ("blue", "Stockholm", {"Sweden": 5}), ("orange", "Constantinople", {"Turkey": 5}),
+              ("red", "Madrid", {"Leon Castile": 5}), ("green", "London", {"England": 5}))
+
+
+def teams_placed(variant="teams"):
+    """A team game after the draft: blue and red against orange and green; blue holds the marker."""
+    s = start_variant(variant)
+    return fold(s, *[ev("BidPlaced", p, amount=a) for p, a in zip(SEATS, (2, 0, 1, 0))],
+                *[ev("KingdomPlaced", p, city=c, footmen=f) for p, c, f in TEAM_DRAFT])

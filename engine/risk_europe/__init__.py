@@ -1,4 +1,5 @@
-"""Risk Europe (Hasbro 2015): the rules engine for the basic 4-player game."""
+"""Risk Europe (Hasbro 2015): the rules engine for the basic 4-player game and its variants
+(2- and 3-player Mercenaries, team play, Kingdom Missions: docs/variants.md)."""
 
 from engine.core.ruleset import Ruleset
 from engine.risk_europe import engine as _engine
@@ -12,7 +13,8 @@ VERSION = "1.0.0"
 
 
 def _data_digest(data: GameData) -> str:
-    return f"board:{data.board_digest} cards:{data.cards_digest}"
+    out = f"board:{data.board_digest} cards:{data.cards_digest}"
+    return out + (f" missions:{data.missions.digest}" if data.missions is not None else "")
 
 
 RULESET = Ruleset(

@@ -10,8 +10,17 @@ from pathlib import Path
 from typing import Mapping
 
 from engine.core.canonical import canonical_json, sha256_hex
+from engine.risk_europe.missions import MissionBook, parse_missions
 
 Territory = str
+TEMPLATE_MISSION_IDS = tuple(f"mission-{i}" for i in range(1, 9))
+MISSIONS_TEMPLATE = "kingdom_missions.template.json"
+MISSIONS_EXAMPLE = "kingdom_missions.example.json"
+
+
+def shipped_file(name: str) -> Path:
+    """The path of a data file shipped with the engine (e.g. MISSIONS_TEMPLATE)."""
+    return Path(str(resources.files("engine.risk_europe").joinpath("data").joinpath(name)))
 
 UNIT_TYPES = ("footman", "archer", "cavalry", "siege")
 
@@ -46,6 +55,12 @@ class GameData:
     board_digest: str
     cards_digest: str
     aliases: Mapping[str, Territory] = field(default_factory=dict)
+    missions: "MissionBook | None" = None                        # Kingdom Missions file, if given
+
+    @property
+    def mission_ids(self) -> tuple[str, ...]:
+        """The Crown Cards' mission ids: the loaded file's, else the template's eight slots."""
+        return self.missions.ids if self.missions is not None else TEMPLATE_MISSION_IDS
 
     def resolve(self, name: object) -> Territory | None:
         """The territory a name refers to: a territory name or a city name, any letter case."""
@@ -80,8 +95,11 @@ class BoardDataError(ValueError):
     """A board or card file that cannot be used (unknown territory in a border, bad field...)."""
 
 
-def load_data(board_path: str | Path | None = None, cards_path: str | Path | None = None) -> GameData:
-    """Load the board and the King's Orders deck: the shipped copies, or corrected files."""
+def load_data(board_path: str | Path | None = None, cards_path: str | Path | None = None,
+              missions_path: str | Path | None = None) -> GameData:
+    """Load the board and the King's Orders deck (the shipped copies, or corrected files) and,
+    when given, a Kingdom Missions file (engine/risk_europe/missions.py; without one, mission
+    completions are judged as unverified claims)."""
     board, board_digest = _read_json(board_path, "board.json")
     deck, cards_digest = _read_json(cards_path, "kings_orders.json")
     try:
@@ -114,6 +132,10 @@ def load_data(board_path: str | Path | None = None, cards_path: str | Path | Non
         aliases[t.casefold()] = t
     for t, c in cities.items():
         aliases.setdefault(c.name.casefold(), t)
+    missions = None
+    if missions_path is not None:
+        raw, digest = _read_json(Path(missions_path), "")
+        missions = parse_missions(raw, digest, aliases)
     return GameData(
         territories=territories,
         cities=cities,
@@ -126,6 +148,7 @@ def load_data(board_path: str | Path | None = None, cards_path: str | Path | Non
         board_digest=board_digest,
         cards_digest=cards_digest,
         aliases=aliases,
+        missions=missions,
     )
 
 

@@ -20,10 +20,12 @@ from engine.core.events import Event
 from engine.core.rules import Violation
 from engine.core.ruleset import GameResult
 from engine.risk_europe.board import GameData, Territory
+from engine.risk_europe.chance import DrawError, draw_with
 from engine.risk_europe.rules import RULES
 from engine.risk_europe.state import (
     NO_UNITS, Battle, Flow, Player, PlayerId, State, Terr, Units,
 )
+from engine.risk_europe.variants import VariantError, parse_variant, seat_armies
 
 V = RULES.violation
 
@@ -34,12 +36,11 @@ RANK_HITS_ON = {1: 3, 2: 5, 3: 3}
 RANK_NAME = {1: "Rank 1 siege attack", 2: "Rank 2 archer volley", 3: "Rank 3 cavalry charge",
              4: "Rank 4 general attack"}
 SIEGE_HITS_ON = 3
-WIN_CROWNS = {"basic": 7}
 BATTLE_SLOT = 999
 TAX_TILE_UNITS = {"London": Units(archer=2), "Paris": Units(footman=1, cavalry=1),
                   "Madrid": Units(footman=4)}
 TURN_EVENTS = frozenset({"Expanded", "SplitExpanded", "Maneuvered", "Taxed", "Spent",
-                         "Fortified", "SiegeAssaulted"})
+                         "Fortified", "SiegeAssaulted", "MissionCompleted"})
 
 
 class _Ctx:
@@ -70,16 +71,23 @@ class _Ctx:
 # ---------------------------------------------------------------------------------------------
 
 def check_start(payload, data: GameData) -> list[Violation]:
-    """Violations of the game's first event (players, variant, declared data)."""
+    """Violations of the game's first event (variant, players, Mercenary Armies, declared data)."""
     out: list[Violation] = []
-    if payload.variant != "basic":
-        out.append(V("RE-START-VARIANT", f"variant {payload.variant!r} is not judged by this engine "
-                     "yet; it judges 'basic' (the 4-player game)"))
     ids = [p.id for p in payload.players]
-    if len(ids) != 4:
-        out.append(V("RE-START-PLAYERS", f"the basic game has 4 players, the log names {len(ids)}: {ids!r}"))
-    if len(set(ids)) != len(ids):
-        out.append(V("RE-START-PLAYERS", f"player ids must be distinct: {ids!r}"))
+    mercs = [m.id for m in payload.mercenaries]
+    try:
+        v = parse_variant(payload.variant)
+    except VariantError as exc:
+        out.append(V("RE-START-VARIANT", str(exc)))
+    else:
+        if len(ids) != v.players:
+            what = "the basic game" if v.name.split("+")[0] == "basic" else v.name
+            out.append(V("RE-START-PLAYERS", f"{what} has {v.players} players, the log names {len(ids)}: {ids!r}"))
+        if len(mercs) != v.mercenaries:
+            out.append(V("RE-START-PLAYERS", f"{v.name} has {v.mercenaries} Mercenary Arm"
+                         f"{'y' if v.mercenaries == 1 else 'ies'}, the log names {len(mercs)}: {mercs!r}"))
+    if len(set(ids + mercs)) != len(ids + mercs):
+        out.append(V("RE-START-PLAYERS", f"player ids must be distinct: {ids + mercs!r}"))
     if payload.data is not None:
         if payload.data.board and payload.data.board != data.board_digest:
             out.append(V("RE-START-DATA", f"the log was recorded with board {payload.data.board[:12]}..., "
@@ -88,18 +96,25 @@ def check_start(payload, data: GameData) -> list[Violation]:
         if payload.data.cards and payload.data.cards != data.cards_digest:
             out.append(V("RE-START-DATA", f"the log was recorded with cards {payload.data.cards[:12]}..., "
                          f"this judge uses cards {data.cards_digest[:12]}...", blocking=False))
+        if payload.data.missions and data.missions is not None and payload.data.missions != data.missions.digest:
+            out.append(V("RE-START-DATA", f"the log was recorded with missions {payload.data.missions[:12]}..., "
+                         f"this judge uses missions {data.missions.digest[:12]}...", blocking=False))
     return out
 
 
 def initial_state(payload, data: GameData) -> State:
-    """The state before the first bid: five coins, a full hand, an empty board."""
-    seats = tuple(p.id for p in payload.players)
+    """The state before the first bid: five coins, a full hand, an empty board; with Mercenary
+    Armies, their City Bonus Tiles are drawn first."""
+    players = tuple(p.id for p in payload.players)
+    mercs = tuple(m.id for m in payload.mercenaries)
+    seats = players + mercs
     hand = frozenset(data.cards)
+    names = {p.id: (p.name or p.id) for p in [*payload.players, *payload.mercenaries]}
     return State(
         data=data,
         variant=payload.variant,
         seats=seats,
-        names={p.id: (p.name or p.id) for p in payload.players},
+        names=names,
         dice_mode=payload.dice.mode,
         seed_hash=payload.dice.seed_hash,
         players={p: Player(coins=5, hand=hand) for p in seats},
@@ -107,7 +122,7 @@ def initial_state(payload, data: GameData) -> State:
         marker=None,
         castles_left=data.castles,
         crown_cards_left=data.crown_cards,
-        flow=Flow(phase="bidding"),
+        flow=Flow(phase="tiles", order=mercs) if mercs else Flow(phase="bidding"),
         battle=None,
         fought=(),
         last_battle=None,
@@ -115,6 +130,7 @@ def initial_state(payload, data: GameData) -> State:
         step=0,
         dice_log=None,
         notes=(),
+        mercenaries=mercs,
     )
 
 
@@ -269,12 +285,19 @@ def _close_turn(s: State, c: _Ctx, lenient: bool) -> State:
     f = s.flow
     if lenient:
         who = f.current
-        if f.card is None:
+        if f.card is None and s.is_mercenary(who):
+            c.claim("RE-MERC-SEAT", f"the Mercenary Army {who} plays turn {f.turn} of round {f.round} in "
+                    "its seat, but the log flips no card for it there; the turn is taken as passed")
+        elif f.card is None:
             c.claim("RE-TURN-ORDER", f"{who}'s turn {f.turn} of round {f.round} has no card revealed "
                     "in the log; the turn is taken as passed")
         elif f.pending is not None:
-            c.claim("RE-FLOW", f"{who}'s {f.pending[0].replace('_', ' ')} on {f.pending[2] if f.pending[0] == 'siege_dice' else f.pending[1]} "
-                    "was never resolved in the log; it is dropped")
+            if f.pending[0] == "mission":
+                c.claim("RE-MISSION-DRAW", f"{who} drew Crown Cards with King Me but kept none in the log; "
+                        "the draw is dropped")
+            else:
+                c.claim("RE-FLOW", f"{who}'s {f.pending[0].replace('_', ' ')} on {f.pending[2] if f.pending[0] == 'siege_dice' else f.pending[1]} "
+                        "was never resolved in the log; it is dropped")
     index, turn = f.index + 1, f.turn
     if index >= len(f.order):
         if turn == 1:
@@ -303,7 +326,7 @@ def _resync(s: State, e: Event, c: _Ctx) -> State:
     """Close the current turn when the event shows it is over (turns end implicitly)."""
     f = s.flow
     if f.phase == "commit" and e.type == "CardRevealed":
-        missing = [p for p in f.order if not s.players[p].committed]
+        missing = [p for p in f.order if not s.players[p].committed and not s.is_mercenary(p)]
         if missing:
             for p in missing:
                 c.claim("RE-CARDS-COMMIT", f"{p} committed no cards for round {f.round} in the log; "
@@ -325,7 +348,7 @@ def _resync(s: State, e: Event, c: _Ctx) -> State:
         while s.flow.phase == "turn" and (s.flow.turn, s.flow.index) < target:
             s = _close_turn(s, c, lenient=not _turn_closable(s.flow))
         return s
-    if e.type in TURN_EVENTS or (f.pending is not None and e.type in ("DiceRolled", "CasualtiesRemoved")):
+    if e.type in TURN_EVENTS or (f.pending is not None and e.type in ("DiceRolled", "CasualtiesRemoved", "MissionKept")):
         return s
     if e.type in ("BattleStarted", "CardsCommitted", "GameEnded", "BattleEnded", "SeedRevealed"):
         if _last_turn(f):
@@ -338,8 +361,9 @@ def _start_round(s: State, round_: int, c: _Ctx) -> State:
     refill = round_ > 1 and (round_ - 1) % 4 == 0
     full = frozenset(s.data.cards)
     for p, ps in players.items():
+        mine = refill and not ps.eliminated and not s.is_mercenary(p)   # a Mercenary deck is reshuffled when it runs out
         players[p] = ps._replace(stack=(), commitments=(), committed=False, revealed=(),
-                                 hand=full if refill and not ps.eliminated else ps.hand)
+                                 hand=full if mine else ps.hand, controller=None)
     if refill:
         c.note(f"Round {round_}: every player takes their eight King's Orders cards back into hand")
     order = _rotate(tuple(p for p in s.seats if not players[p].eliminated), s.marker)
@@ -349,40 +373,113 @@ def _start_round(s: State, round_: int, c: _Ctx) -> State:
 
 
 def _start_turns(s: State) -> State:
-    f = s.flow._replace(phase="turn", turn=1, index=0, card=None, order_done=None,
-                        bonus_used=False, berlin_used=False, pending=None)
+    f = s.flow._replace(phase="turn", turn=1, index=0, card=None, order_done=None, tied=(),
+                        bonus_used=False, berlin_used=False, pending=None, merc=None, queue=())
     return replace(s, flow=f, step=_step_of(f.round, 1, 0, len(f.order)))
 
 
+def _game_over(s: State, res: GameResult) -> State:
+    return replace(s, result=res, flow=s.flow._replace(phase="over"))
+
+
 def _end_round(s: State, c: _Ctx) -> State:
-    """Win check, eliminations, then the next round (RE-WIN, RE-ELIMINATION, RE-SAVED-BY-CROWN)."""
+    """Win check, eliminations, then the next round (RE-WIN, RE-ELIMINATION, RE-SAVED-BY-CROWN;
+    the variant's own end: RE-MERC-WIN, RE-TEAM-END)."""
+    v = s.variant_rules
+    res = _crown_win(s, c) if v.win_crowns else _team_win(s, c)
+    if res is not None:
+        return _game_over(s, res)
+    s = _eliminate(s, c)
+    res = _last_standing(s, c)
+    if res is not None:
+        return _game_over(s, res)
+    return _start_round(s, s.flow.round + 1, c)
+
+
+def _tie_key(s: State, ps: tuple[PlayerId, ...]) -> tuple[int, int]:
+    """The tie-break (p.19): territories, then coins with the First Player Marker worth 10."""
+    return (sum(len(territories_of(s, p)) for p in ps),
+            sum(s.players[p].coins + (10 if s.marker == p else 0) for p in ps))
+
+
+def _crown_win(s: State, c: _Ctx) -> GameResult | None:
+    """A player with the variant's crowns (7; 8 or 10 with Mercenaries) wins; ties broken (p.19)."""
     r = s.flow.round
     active = s.active_players
-    need = WIN_CROWNS.get(s.variant, 7)
+    need = s.variant_rules.win_crowns
     score = {p: crowns(s, p) for p in active}
     contenders = [p for p in active if score[p] >= need]
-    if contenders:
-        def key(p: PlayerId) -> tuple[int, int, int]:
-            return (score[p], len(territories_of(s, p)),
-                    s.players[p].coins + (10 if s.marker == p else 0))
-        best = max(key(p) for p in contenders)
-        winners = tuple(p for p in contenders if key(p) == best)
-        reason = "crowns" if len(contenders) == 1 else "crowns with tie-break"
-        detail = {p: {"crowns": score[p], "territories": len(territories_of(s, p)),
-                      "coins": s.players[p].coins, "marker": s.marker == p} for p in contenders}
-        res = GameResult(winners, reason, r, detail)
-        c.note(f"End of round {r}: {' and '.join(winners)} {'wins' if len(winners) == 1 else 'share the win'} "
-               f"with {score[winners[0]]} crowns")
-        if len(contenders) > 1:
-            c.note("Decided with tie-break (crowns, then territories, then coins with the marker worth 10): "
-                   + "; ".join(f"{p} {score[p]} crowns, {detail[p]['territories']} territories, "
-                               f"{detail[p]['coins']} coins{' + marker' if detail[p]['marker'] else ''}"
-                               for p in contenders))
-        return replace(s, result=res, flow=s.flow._replace(phase="over"))
+    if not contenders:
+        return None
+
+    def key(p: PlayerId) -> tuple[int, int, int]:
+        return (score[p], *_tie_key(s, (p,)))
+    best = max(key(p) for p in contenders)
+    winners = tuple(p for p in contenders if key(p) == best)
+    reason = "crowns" if len(contenders) == 1 else "crowns with tie-break"
+    detail = {p: {"crowns": score[p], "territories": len(territories_of(s, p)),
+                  "coins": s.players[p].coins, "marker": s.marker == p} for p in contenders}
+    c.note(f"End of round {r}: {' and '.join(winners)} {'wins' if len(winners) == 1 else 'share the win'} "
+           f"with {score[winners[0]]} crowns")
+    if len(contenders) > 1:
+        c.note("Decided with tie-break (crowns, then territories, then coins with the marker worth 10): "
+               + "; ".join(f"{p} {score[p]} crowns, {detail[p]['territories']} territories, "
+                           f"{detail[p]['coins']} coins{' + marker' if detail[p]['marker'] else ''}"
+                           for p in contenders))
+    return GameResult(winners, reason, r, detail)
+
+
+def teams(s: State) -> list[tuple[PlayerId, ...]]:
+    """The teams of a team game (opposite seats), in seat order of their first player."""
+    out: list[tuple[PlayerId, ...]] = []
+    for p in s.seats:
+        t = s.team_of(p)
+        if t not in out:
+            out.append(t)
+    return out
+
+
+def crown_cities_of(s: State, ps: tuple[PlayerId, ...]) -> int:
+    """Crown city territories held by these players (Rome counts once: it is one territory)."""
+    return sum(1 for t in s.data.cities if s.terr[t].owner in ps)
+
+
+def _team_win(s: State, c: _Ctx) -> GameResult | None:
+    """Team play (RE-TEAM-END): after the last round the team with the most crown city
+    territories wins (ties: territories, then coins, RE-RULING-TEAM-TIE); in the long form a team
+    holding every crown city wins at the end of any round."""
+    v = s.variant_rules
+    r = s.flow.round
+    held = {t: crown_cities_of(s, t) for t in teams(s)}
+    detail = {" and ".join(t): {"crown_cities": n, "territories": _tie_key(s, t)[0], "coins": _tie_key(s, t)[1]}
+              for t, n in held.items()}
+    if v.all_cities_win:
+        full = [t for t, n in held.items() if n == len(s.data.cities)]
+        if full:
+            c.note(f"End of round {r}: {' and '.join(full[0])} hold all {len(s.data.cities)} crown cities and win")
+            return GameResult(full[0], "all crown cities", r, detail)
+    if v.rounds is None or r < v.rounds:
+        return None
+    most = max(held.values())
+    top = [t for t, n in held.items() if n == most]
+    if len(top) > 1:
+        best = max(_tie_key(s, t) for t in top)
+        top = [t for t in top if _tie_key(s, t) == best]
+    winners = tuple(p for t in top for p in t)
+    reason = "crown cities" if len([n for n in held.values() if n == most]) == 1 else "crown cities with tie-break"
+    c.note(f"End of round {r}, the last of team play: " + "; ".join(
+        f"{' and '.join(t)} hold {n} crown cit{'y' if n == 1 else 'ies'}" for t, n in held.items())
+        + f" — {' and '.join(winners)} {'win' if len(top) == 1 else 'share the win'}")
+    return GameResult(winners, reason, r, detail)
+
+
+def _eliminate(s: State, c: _Ctx) -> State:
+    """Every army without a city is eliminated, unless saved by the crown (RE-ELIMINATION)."""
+    r = s.flow.round
     players = dict(s.players)
     terr = dict(s.terr)
     eliminated: list[PlayerId] = []
-    for p in active:
+    for p in s.active_armies:
         ps = players[p]
         if cities_of(s, p):
             if ps.saved_until:
@@ -394,95 +491,181 @@ def _end_round(s: State, c: _Ctx) -> State:
             continue
         eliminated.append(p)
         players[p] = ps._replace(eliminated=True, coins=0, crown_cards=0, hand=frozenset(),
-                                 saved_until=0)
+                                 saved_until=0, controller=None, kept_missions=(), kept_commitments=())
         for t, x in terr.items():
             if x.owner == p:
                 terr[t] = Terr(castle=x.castle, since=s.step)
-        c.note(f"{p} holds no city at the end of round {r} and is eliminated"
+        what = "The Mercenary Army " if s.is_mercenary(p) else ""
+        c.note(f"{what}{p} holds no city at the end of round {r} and is eliminated"
                + (" (their Crown Cards leave the game)" if ps.crown_cards else ""))
     marker = s.marker
     if marker in eliminated:
         seats = s.seats
         i = seats.index(marker)
-        marker = next((seats[(i + k) % len(seats)] for k in range(1, len(seats))
-                       if not players[seats[(i + k) % len(seats)]].eliminated), None)
+        marker = next((q for q in (seats[(i + k) % len(seats)] for k in range(1, len(seats)))
+                       if not players[q].eliminated and not s.is_mercenary(q)), None)
         c.note(f"The First Player Marker passes to {_name(s, marker)}")
-    s = replace(s, players=players, terr=terr, marker=marker)
+    return replace(s, players=players, terr=terr, marker=marker)
+
+
+def _last_standing(s: State, c: _Ctx) -> GameResult | None:
+    """The last player (team) with an army in the game wins; Mercenary Armies do not count."""
+    r = s.flow.round
     left = s.active_players
-    if len(left) <= 1:
-        res = GameResult(left, "last player standing" if left else "everyone eliminated", r, {})
-        c.note(f"End of round {r}: " + (f"{left[0]} is the last king standing and wins" if left
-                                        else "no player is left; no winner"))
-        return replace(s, result=res, flow=s.flow._replace(phase="over"))
-    return _start_round(s, r + 1, c)
+    if s.variant_rules.teams:
+        standing = [t for t in teams(s) if any(p in left for p in t)]
+        if len(standing) > 1:
+            return None
+        winners = standing[0] if standing else ()
+        c.note(f"End of round {r}: " + (f"{' and '.join(winners)} are the last team standing and win"
+                                        if winners else "no player is left; no winner"))
+        return GameResult(winners, "last team standing" if winners else "everyone eliminated", r, {})
+    if len(left) > 1:
+        return None
+    c.note(f"End of round {r}: " + (f"{left[0]} is the last king standing and wins" if left
+                                    else "no player is left; no winner"))
+    return GameResult(left, "last player standing" if left else "everyone eliminated", r, {})
 
 
 # ---------------------------------------------------------------------------------------------
 # setup: bids, roll-off, kingdom placement
 # ---------------------------------------------------------------------------------------------
 
+# The two kinds of bid share their events and their flow; their rules differ.
+_BID_RULES = {
+    None: {"amount": "RE-BID-AMOUNT", "once": "RE-BID-ONCE", "reveal": "RE-BID-REVEAL"},
+    "merc": {"amount": "RE-MERC-BID", "once": "RE-MERC-BID", "reveal": "RE-BID-REVEAL"},
+}
+_BID_PHASES = ("bidding", "control")
+
+
+def _bid_kind(s: State) -> str | None:
+    return "merc" if s.flow.phase == "control" else None
+
+
+def _bid_checks(s: State, e: Event, c: _Ctx) -> bool:
+    """Is a bid event at its place (the setup bid, or a bid for a Mercenary Army this round)?"""
+    f = s.flow
+    if f.phase not in _BID_PHASES:
+        what = "bids for first player are over" if f.round == 0 else "no bid is open"
+        c.skip("RE-FLOW", f"{what} (now: {f.phase})")
+        return False
+    if s.is_mercenary(e.actor):
+        c.skip("RE-MERC-BID", f"{e.actor} is a Mercenary Army; only players bid")
+        return False
+    army = e.payload.army
+    if army is not None and army != f.merc:
+        rule = "RE-MERC-BID" if f.merc is not None else "RE-FLOW"
+        want = f"for control of {f.merc}" if f.merc else "for the First Player Marker"
+        c.skip(rule, f"{e.actor}'s bid is labelled for {army!r}; the bid now open is {want}")
+        return False
+    return True
+
+
 def _bid_placed(s: State, e: Event, c: _Ctx) -> State | None:
-    if s.flow.phase != "bidding":
-        return c.skip("RE-FLOW", f"bids for first player are over (now: {s.flow.phase})")
+    if not _bid_checks(s, e, c):
+        return None
+    rules = _BID_RULES[_bid_kind(s)]
     ps = s.players[e.actor]
     if ps.bid is not None or ps.bid_commitment is not None:
-        return c.skip("RE-BID-ONCE", f"{e.actor} has already bid")
+        return c.skip(rules["once"], f"{e.actor} has already bid" + (f" for {s.flow.merc} this round" if s.flow.merc else ""))
     amount = e.payload.amount
     if amount is not None and amount > ps.coins:
-        return c.skip("RE-BID-AMOUNT", f"{e.actor} bids {amount} coins but holds {ps.coins}")
+        return c.skip(rules["amount"], f"{e.actor} bids {amount} coins but holds {ps.coins}")
     players = dict(s.players)
     players[e.actor] = ps._replace(bid=amount, bid_commitment=e.payload.commitment)
     return _resolve_bids(replace(s, players=players), c)
 
 
 def _bid_revealed(s: State, e: Event, c: _Ctx) -> State | None:
-    if s.flow.phase != "bidding":
-        return c.skip("RE-FLOW", f"bids for first player are over (now: {s.flow.phase})")
+    if not _bid_checks(s, e, c):
+        return None
+    rules = _BID_RULES[_bid_kind(s)]
     ps = s.players[e.actor]
     if ps.bid_commitment is None or ps.bid is not None:
-        return c.skip("RE-BID-REVEAL", f"{e.actor} has no hidden bid to reveal")
+        return c.skip(rules["reveal"], f"{e.actor} has no hidden bid to reveal")
     from engine.core.commit import matches_commitment
     amount = e.payload.amount
     if amount > ps.coins:
-        return c.skip("RE-BID-AMOUNT", f"{e.actor} reveals a bid of {amount} coins but holds {ps.coins}")
+        return c.skip(rules["amount"], f"{e.actor} reveals a bid of {amount} coins but holds {ps.coins}")
     if not matches_commitment(ps.bid_commitment, amount, e.payload.salt):
-        c.bad("RE-BID-REVEAL", f"{e.actor} reveals {amount} coins with salt {e.payload.salt!r}, which does "
+        c.bad(rules["reveal"], f"{e.actor} reveals {amount} coins with salt {e.payload.salt!r}, which does "
               "not match the bid committed earlier")
     players = dict(s.players)
     players[e.actor] = ps._replace(bid=amount)
     return _resolve_bids(replace(s, players=players), c)
 
 
+def bidders(s: State) -> tuple[PlayerId, ...]:
+    """Who bids now: every player still in the game (never a Mercenary Army)."""
+    return s.active_players
+
+
 def _resolve_bids(s: State, c: _Ctx) -> State:
-    bids = {p: s.players[p].bid for p in s.seats}
+    bids = {p: s.players[p].bid for p in bidders(s)}
     if any(b is None for b in bids.values()):
         return s
     top = max(bids.values())
-    tied = tuple(p for p in s.seats if bids[p] == top)
-    c.note("Bids revealed: " + ", ".join(f"{p} {b}" for p, b in bids.items()))
+    tied = tuple(p for p in bids if bids[p] == top)
+    merc = s.flow.merc
+    c.note("Bids revealed" + (f" for control of the Mercenary Army {merc}" if merc else "") + ": "
+           + ", ".join(f"{p} {b}" for p, b in bids.items()))
     if len(tied) == 1:
-        return _award_marker(s, tied[0], c)
+        return _award_bid(s, tied[0], c)
     c.note(f"Tied at {top}: {', '.join(tied)} roll off")
     return replace(s, flow=s.flow._replace(phase="rolloff", tied=tied))
 
 
+def _award_bid(s: State, winner: PlayerId, c: _Ctx) -> State:
+    return _award_control(s, winner, c) if s.flow.merc else _award_marker(s, winner, c)
+
+
 def _award_marker(s: State, winner: PlayerId, c: _Ctx) -> State:
+    """RE-BID-WINNER: the winner pays the reserve and takes the marker; the kingdoms (the city
+    draft) are placed from them; the Mercenary decks take their seats (RE-MERC-SEAT)."""
     ps = s.players[winner]
     players = dict(s.players)
     players[winner] = ps._replace(coins=ps.coins - (ps.bid or 0))
+    v = s.variant_rules
+    seats = s.seats
+    if s.mercenaries:
+        placed_players = tuple(p for p in s.seats if not s.is_mercenary(p))
+        seats = seat_armies(v, placed_players, s.mercenaries, winner)
+        c.note("Seats, clockwise from the first player: " + ", ".join(
+            f"{p} (Mercenary Army)" if s.is_mercenary(p) else p for p in seats))
     c.note(f"{winner} pays {ps.bid or 0} and takes the First Player Marker; kingdoms are placed from {winner}")
-    return replace(s, players=players, marker=winner,
-                   flow=Flow(phase="placement", order=_rotate(s.seats, winner), index=0))
+    draft = tuple(p for p in _rotate(seats, winner) if not s.is_mercenary(p))
+    return replace(s, players=players, marker=winner, seats=seats,
+                   flow=Flow(phase="placement", order=draft * len(v.draft_castles), index=0))
+
+
+def _award_control(s: State, winner: PlayerId, c: _Ctx) -> State:
+    """RE-MERC-BID-WINNER: the winner pays the Mercenary Army and plays its turns this round."""
+    army = s.flow.merc
+    ps = s.players[winner]
+    paid = ps.bid or 0
+    players = dict(s.players)
+    players[winner] = ps._replace(coins=ps.coins - paid)
+    merc = players[army]
+    players[army] = merc._replace(coins=merc.coins + paid, controller=winner)
+    c.note(f"{winner} pays {paid} coin{'s' if paid != 1 else ''} to the Mercenary Army {army} and "
+           f"plays its turns in round {s.flow.round}")
+    s = replace(s, players=players)
+    queue = s.flow.queue
+    if queue:
+        return _open_control(s, queue[0], queue[1:])
+    return _start_turns(s)
 
 
 def _rolloff(s: State, e: Event, c: _Ctx) -> State | None:
     tied = s.flow.tied
+    rule = "RE-MERC-BID-TIE" if s.flow.merc else "RE-BID-TIE"
     rolls = e.payload.rolls
     if set(rolls) != set(tied):
-        return c.skip("RE-BID-TIE", f"the roll-off is between {', '.join(tied)}; the log rolls for "
+        return c.skip(rule, f"the roll-off is between {', '.join(tied)}; the log rolls for "
                       f"{', '.join(rolls) or 'nobody'}")
     if any(len(d) != 1 for d in rolls.values()):
-        return c.skip("RE-BID-TIE", f"each tied player rolls one die; got {dict(rolls)!r}")
+        return c.skip(rule, f"each tied player rolls one die; got {dict(rolls)!r}")
     if _bad_faces(rolls):
         return c.skip("RE-DICE-FACES", f"dice must show 1-6; got {dict(rolls)!r}")
     s = _roll(s, _seat_ordered_rolls(s, rolls), c)
@@ -490,9 +673,117 @@ def _rolloff(s: State, e: Event, c: _Ctx) -> State | None:
     best = tuple(p for p in tied if rolls[p][0] == top)
     c.note("Roll-off: " + ", ".join(f"{p} {rolls[p][0]}" for p in tied))
     if len(best) == 1:
-        return _award_marker(s, best[0], c)
+        return _award_bid(s, best[0], c)
     return replace(s, flow=s.flow._replace(tied=best))
 
+
+# --- Mercenary Armies: their tiles at setup, the bids for control each round -------------------
+
+def _check_draw(s: State, pool: list, n: int, got: list, dice: list[int] | None, what: str,
+                c: _Ctx) -> State:
+    """A random draw of `n` from `pool` that came out as `got` (RE-CHANCE-DRAW): with dice, they
+    must give `got` by the draw rule, and are recorded as dice of the game (so a seeded game
+    checks them against its stream); a seeded game's draw must carry its dice."""
+    if dice is None:
+        if s.dice_mode == "seeded":
+            c.bad("RE-CHANCE-DRAW", f"{what} in a seeded game must carry the dice of the stream it was drawn with")
+        return s
+    if any(not (1 <= d <= 6) for d in dice):
+        c.bad("RE-DICE-FACES", f"dice must show 1-6; got {dice!r}")
+        return s
+    try:
+        want = draw_with(pool, n, dice)
+    except DrawError as exc:
+        c.bad("RE-CHANCE-DRAW", f"{what}: {exc} (dice {dice!r})")
+    else:
+        if list(want) != list(got):
+            c.bad("RE-CHANCE-DRAW", f"{what}: the dice {dice!r} draw {want!r}, the log has {got!r}")
+    return _roll(s, dice, c)
+
+
+def _tiles_drawn(s: State, e: Event, c: _Ctx) -> State | None:
+    """RE-MERC-SETUP: a Mercenary Army's random City Bonus Tiles, and its cities set up."""
+    f = s.flow
+    if f.phase != "tiles":
+        return c.skip("RE-FLOW", f"City Bonus Tiles are drawn for the Mercenary Armies before the bids (now: {f.phase})")
+    army = f.order[f.index]
+    p = e.payload
+    if p.army != army:
+        return c.skip("RE-MERC-SETUP", f"the tiles drawn now are {army}'s (Mercenary Armies draw in the "
+                      f"order GameStarted names them), not {p.army!r}'s")
+    v = s.variant_rules
+    cities: list[Territory] = []
+    for name in p.tiles:
+        t = _resolve(s, name, c, "city")
+        if t is None:
+            return None
+        info = s.data.cities.get(t)
+        if info is None or not info.gold:
+            return c.skip("RE-MERC-SETUP", f"{name!r} is not a Gold Crown City; City Bonus Tiles are theirs")
+        if s.terr[t].owner is not None or t in cities:
+            return c.skip("RE-MERC-SETUP", f"the {info.name} tile is already drawn")
+        cities.append(t)
+    if len(cities) != v.merc_tiles:
+        c.bad("RE-MERC-SETUP", f"a Mercenary Army of {v.name} draws {v.merc_tiles} City Bonus "
+              f"Tile{'s' if v.merc_tiles > 1 else ''}; the log draws {len(cities)}")
+    pool = [t for t in s.data.gold_cities if s.terr[t].owner is None]
+    s = _check_draw(s, [s.data.cities[t].name for t in pool], len(cities),
+                    [s.data.cities[t].name for t in cities], p.dice, f"{army}'s City Bonus Tiles", c)
+    terr = dict(s.terr)
+    castles = 0
+    coins = 0
+    for i, t in enumerate(cities):
+        castle = v.merc_castles[min(i, len(v.merc_castles) - 1)]
+        castles += castle
+        coins += s.data.cities[t].tax
+        terr[t] = Terr(owner=army, units=Units(footman=v.merc_footmen), castle=castle, since=0)
+        role = "starting city" if i == 0 else "outpost"
+        c.note(f"Mercenary Army {army} draws {s.data.cities[t].name} ({role}): a crown, "
+               f"{v.merc_footmen} Mercenary Footmen{', a castle' if castle else ''}, +{s.data.cities[t].tax} coins")
+    players = dict(s.players)
+    players[army] = players[army]._replace(coins=players[army].coins + coins)
+    s = replace(s, terr=terr, players=players, castles_left=s.castles_left - castles)
+    if f.index + 1 < len(f.order):
+        return replace(s, flow=f._replace(index=f.index + 1))
+    return replace(s, flow=Flow(phase="bidding"))
+
+
+def _after_commits(s: State, c: _Ctx) -> State:
+    """Every player's cards are down: the bids for the Mercenary Armies (RE-MERC-BID), then the turns."""
+    armies = s.active_mercenaries
+    if not armies:
+        return _start_turns(s)
+    if len(armies) == 1:
+        return _open_control(s, armies[0], ())
+    c.note(f"{s.marker} chooses which Mercenary Army is bid for first")
+    return replace(s, flow=s.flow._replace(phase="merc_order"))
+
+
+def _open_control(s: State, army: PlayerId, queue: tuple[PlayerId, ...]) -> State:
+    players = dict(s.players)
+    for p in bidders(s):
+        players[p] = players[p]._replace(bid=None, bid_commitment=None)
+    return replace(s, players=players, flow=s.flow._replace(phase="control", merc=army, queue=queue, tied=()))
+
+
+def _merc_bids_ordered(s: State, e: Event, c: _Ctx) -> State | None:
+    """RE-MERC-BID-ORDER: the marker holder picks the order of the two bids (2 players)."""
+    f = s.flow
+    if f.phase != "merc_order":
+        return c.skip("RE-FLOW", f"the order of the Mercenary bids is chosen once the cards are down and "
+                      f"two Mercenary Armies are in the game (now: {f.phase})")
+    if e.actor != s.marker:
+        return c.skip("RE-MERC-BID-ORDER", f"{s.marker} holds the First Player Marker and chooses the "
+                      f"order of the bids, not {e.actor}")
+    armies = tuple(e.payload.armies)
+    if sorted(armies) != sorted(s.active_mercenaries):
+        return c.skip("RE-MERC-BID-ORDER", f"the bids are for {', '.join(s.active_mercenaries)}, each once; "
+                      f"got {list(armies)!r}")
+    c.note(f"{e.actor} has the Mercenary Armies bid for in this order: {', '.join(armies)}")
+    return _open_control(s, armies[0], armies[1:])
+
+
+# --- kingdoms: the placement (basic) or the city draft (every other variant) -------------------
 
 def _kingdom_placed(s: State, e: Event, c: _Ctx) -> State | None:
     f = s.flow
@@ -500,6 +791,9 @@ def _kingdom_placed(s: State, e: Event, c: _Ctx) -> State | None:
         return c.skip("RE-FLOW", f"kingdoms are placed after the bid for first player (now: {f.phase})")
     if e.actor != f.current:
         return c.skip("RE-ACTOR", f"it is {f.current}'s turn to place a kingdom, not {e.actor}'s")
+    v = s.variant_rules
+    draft_round = f.index // max(1, len(f.order) // len(v.draft_castles))
+    castle = v.draft_castles[draft_round]
     p = e.payload
     city = _resolve(s, p.city, c, "city")
     if city is None:
@@ -508,7 +802,8 @@ def _kingdom_placed(s: State, e: Event, c: _Ctx) -> State | None:
     if info is None or not info.gold:
         return c.skip("RE-PLACE-CITY", f"{p.city!r} is not a Gold Crown City")
     if s.terr[city].owner is not None:
-        return c.skip("RE-PLACE-CITY", f"{info.name} is already {s.terr[city].owner}'s kingdom")
+        return c.skip("RE-PLACE-CITY", f"{info.name} is already {s.terr[city].owner}'s "
+                      + ("Mercenary city" if s.is_mercenary(s.terr[city].owner) else "kingdom"))
     split: dict[Territory, int] = {}
     for name, n in p.footmen.items():
         t = _resolve(s, name, c)
@@ -516,8 +811,10 @@ def _kingdom_placed(s: State, e: Event, c: _Ctx) -> State | None:
             return None
         split[t] = split.get(t, 0) + n
     total = sum(split.values())
-    if total != 10:
-        c.bad("RE-PLACE-FOOTMEN", f"a kingdom starts with 10 Footmen; {e.actor} places {total}")
+    need = v.draft_footmen
+    if total != need:
+        what = "a kingdom starts with" if len(v.draft_castles) == 1 else f"each city of the {v.name} draft comes with"
+        c.bad(v.placement_rule, f"{what} {need} Footmen; {e.actor} places {total}")
     if split.get(city, 0) < 1:
         c.bad("RE-PLACE-FOOTMEN", f"the starting city territory {city} must hold Footmen")
     others = [t for t in split if t != city and split[t] > 0]
@@ -535,15 +832,20 @@ def _kingdom_placed(s: State, e: Event, c: _Ctx) -> State | None:
     terr = dict(s.terr)
     for t, n in split.items():
         if n > 0:
-            terr[t] = Terr(owner=e.actor, units=Units(footman=n), castle=terr[t].castle or t == city, since=0)
+            terr[t] = Terr(owner=e.actor, units=Units(footman=n), castle=terr[t].castle or (castle and t == city), since=0)
     ps = s.players[e.actor]
     players = dict(s.players)
     players[e.actor] = ps._replace(coins=ps.coins + info.tax)
     if p.coins is not None and p.coins != info.tax:
         c.claim("RE-CLAIM", f"{e.actor} claims {p.coins} coins for {info.name}; its Tax Value is {info.tax}")
-    c.note(f"{e.actor} founds a kingdom at {info.name} ({city}): crown, castle, tile, +{info.tax} coins; "
-           + ", ".join(f"{n} Footmen in {t}" for t, n in split.items() if n))
-    s = replace(s, terr=terr, players=players, castles_left=s.castles_left - 1)
+    if len(v.draft_castles) == 1:
+        c.note(f"{e.actor} founds a kingdom at {info.name} ({city}): crown, castle, tile, +{info.tax} coins; "
+               + ", ".join(f"{n} Footmen in {t}" for t, n in split.items() if n))
+    else:
+        c.note(f"{e.actor} drafts {info.name} ({city}), city {draft_round + 1} of {len(v.draft_castles)}: crown, "
+               + ("castle, " if castle else "no castle, ") + f"tile, +{info.tax} coins; "
+               + ", ".join(f"{n} Footmen in {t}" for t, n in split.items() if n))
+    s = replace(s, terr=terr, players=players, castles_left=s.castles_left - (1 if castle else 0))
     if f.index + 1 < len(f.order):
         return replace(s, flow=f._replace(index=f.index + 1))
     return _start_round(s, 1, c)
@@ -560,6 +862,9 @@ def _cards_committed(s: State, e: Event, c: _Ctx) -> State | None:
     ps = s.players[e.actor]
     if ps.eliminated:
         return c.skip("RE-ACTOR", f"{e.actor} has been eliminated")
+    if s.is_mercenary(e.actor):
+        return c.skip("RE-MERC-DECK", f"{e.actor} is a Mercenary Army: it commits no cards, the top card "
+                      "of its deck is flipped on each of its turns")
     if ps.committed:
         return c.skip("RE-CARDS-COMMIT", f"{e.actor} has already committed two cards this round")
     p = e.payload
@@ -578,8 +883,8 @@ def _cards_committed(s: State, e: Event, c: _Ctx) -> State | None:
     players = dict(s.players)
     players[e.actor] = ps._replace(stack=stack, commitments=tuple(p.commitments or ()), committed=True)
     s = replace(s, players=players)
-    if all(players[q].committed for q in f.order):
-        return _start_turns(s)
+    if all(players[q].committed for q in f.order if not s.is_mercenary(q)):
+        return _after_commits(s, c)
     return s
 
 
@@ -595,6 +900,11 @@ def _card_revealed(s: State, e: Event, c: _Ctx) -> State | None:
     info = s.data.cards.get(card)
     if info is None:
         return c.skip("RE-NAME", f"no King's Orders card {card!r}")
+    if s.is_mercenary(e.actor):
+        return _merc_card_flipped(s, e, c)
+    if e.payload.dice is not None:
+        c.bad("RE-CHANCE-DRAW", f"{e.actor} chose the card for turn {f.turn}; only a Mercenary Army's "
+              "card is drawn with dice")
     ps = s.players[e.actor]
     slot = f.turn - 1
     if ps.stack:
@@ -621,6 +931,46 @@ def _card_revealed(s: State, e: Event, c: _Ctx) -> State | None:
         c.note(f"King Me: {e.actor} takes the First Player Marker"
                + (f" from {s.marker}" if s.marker and s.marker != e.actor else ""))
         s = replace(s, marker=e.actor, flow=s.flow._replace(bonus_used=True))
+        if s.missions and s.crown_cards_left > 0:
+            n = min(2, s.crown_cards_left)
+            c.note(f"Kingdom Missions: {e.actor} draws the top {n} Crown Card{'s' if n > 1 else ''} and "
+                   "keeps one face down")
+            s = replace(s, flow=s.flow._replace(pending=("mission", e.actor, n)))
+    return s
+
+
+def mercenary_pool(s: State, army: PlayerId) -> tuple[str, ...]:
+    """The cards a Mercenary Army's next flip is drawn from, in the deck file's order: those
+    still in its deck, or the whole deck reshuffled when it has run out (RE-MERC-DECK)."""
+    hand = s.players[army].hand
+    return tuple(cid for cid in s.data.cards if cid in hand) or tuple(s.data.cards)
+
+
+def _merc_card_flipped(s: State, e: Event, c: _Ctx) -> State | None:
+    """RE-MERC-DECK: the top card of the Mercenary deck, flipped by the army's controller."""
+    f = s.flow
+    army = e.actor
+    card = e.payload.card
+    ps = s.players[army]
+    pool = mercenary_pool(s, army)
+    if not ps.hand:
+        c.note(f"The Mercenary deck of {army} has run out: it is reshuffled")
+    if card not in pool:
+        c.bad("RE-MERC-DECK", f"{card!r} is not in {army}'s Mercenary deck, which holds "
+              f"{', '.join(pool)} (the others were flipped since it was last shuffled)")
+    s = _check_draw(s, list(pool), 1, [card], e.payload.dice, f"the card flipped for {army}", c)
+    info = s.data.cards[card]
+    players = dict(s.players)
+    players[army] = ps._replace(hand=frozenset(pool) - {card}, revealed=ps.revealed + (card,))
+    s = replace(s, players=players, flow=f._replace(card=card))
+    extra = f" (bonus: {info.bonus.replace('_', ' ')})" if info.bonus else ""
+    by = f" (played by {ps.controller})" if ps.controller else ""
+    c.note(f"Mercenary Army {army}{by} flips {card}: {info.orders[0].replace('_', ' ')} or "
+           f"{info.orders[1].replace('_', ' ')}{extra}")
+    if info.bonus == "king_me":
+        c.note(f"King Me on a Mercenary card: the First Player Marker stays with {s.marker} "
+               "(RE-RULING-MERC-KING-ME)")
+        s = replace(s, flow=s.flow._replace(bonus_used=True))
     return s
 
 
@@ -634,6 +984,9 @@ def _turn_precheck(s: State, e: Event, c: _Ctx) -> bool:
         return False
     if f.card is None:
         c.skip("RE-FLOW", f"{e.actor} must reveal a card before acting on turn {f.turn}")
+        return False
+    if f.pending is not None and f.pending[0] == "mission":
+        c.skip("RE-MISSION-DRAW", f"{f.pending[1]} must first keep one of the Crown Cards drawn with King Me (MissionKept)")
         return False
     if f.pending is not None:
         c.skip("RE-FLOW", f"the siege assault on {f.pending[2] if f.pending[0] == 'siege_dice' else f.pending[1]} "
@@ -717,6 +1070,10 @@ def _expansion(s: State, e: Event, c: _Ctx, frm_name: str, moves: list[tuple[str
               f"defender must leave as many as the attacker has there ({src.attacker_units.total})")
     for t, u in targets:
         x = s.terr[t]
+        if s.is_teammate(actor, x.owner) or s.is_teammate(actor, x.attacker):
+            return c.skip("RE-TEAM-TERRITORY", f"{t} is held by {actor}'s teammate "
+                          f"{x.owner if s.is_teammate(actor, x.owner) else x.attacker}; a player never "
+                          "expands into a teammate's territory nor joins a teammate's battle")
         if t not in s.data.neighbours[frm]:
             c.bad("RE-EXPAND-ADJACENT", f"{t} is not adjacent to {frm}")
         if x.is_disputed and actor not in (x.owner, x.attacker):
@@ -887,6 +1244,19 @@ def _taxed(s: State, e: Event, c: _Ctx) -> State | None:
     return replace(s, terr=terr, players=players, flow=s.flow._replace(order_done="tax"))
 
 
+def crown_card_ban(s: State, p: PlayerId) -> tuple[str, str] | None:
+    """Why `p` may not buy Crown Cards in this game, as (rule id, reason); None when they may."""
+    v = s.variant_rules
+    if not v.crown_cards:
+        return ("RE-TEAM-NO-CROWNS", f"{v.name} sets the War Banners and Crown Cards aside")
+    if s.missions:
+        return ("RE-MISSION-NO-PURCHASE", "with Kingdom Missions a Crown Card is earned by completing its "
+                "mission, never bought")
+    if s.is_mercenary(p):
+        return ("RE-MERC-CROWNS", f"{p} is a Mercenary Army: its crowns are not tracked and it buys no Crown Cards")
+    return None
+
+
 def _kiev_ok(s: State, p: PlayerId, t: Territory) -> bool:
     if not has_tile(s, p, "Kiev"):
         return False
@@ -912,8 +1282,9 @@ def _spent(s: State, e: Event, c: _Ctx) -> State | None:
         if kind == "crown_card":
             if item.territory is not None:
                 c.bad("RE-SPEND-CROWN-CARD", "a Crown Card is not placed on a territory")
-            if s.variant != "basic":
-                return c.skip("RE-SPEND-CROWN-CARD", "Crown Cards are bought in the basic game only")
+            ban = crown_card_ban(s, actor)
+            if ban is not None:
+                return c.skip(*ban)
             if n > 1 or bought_card_round == s.flow.round:
                 c.bad("RE-SPEND-CROWN-CARD", f"{actor} buys a second Crown Card in round {s.flow.round}; "
                       "one per player per round")
@@ -1041,6 +1412,9 @@ def _siege_assaulted(s: State, e: Event, c: _Ctx) -> State | None:
         c.bad("RE-SIEGE-FROM", f"{frm} is in dispute; siege assaults may not be made from a disputed territory")
     if dst.owner is None or dst.owner == actor:
         return c.skip("RE-SIEGE-TARGET", f"{target} is not an enemy territory (held by {_name(s, dst.owner)})")
+    if s.is_teammate(actor, dst.owner):
+        return c.skip("RE-TEAM-TERRITORY", f"{target} is held by {actor}'s teammate {dst.owner}; a Siege "
+                      "Assault is never made on a teammate")
     if target not in s.data.land_neighbours[frm]:
         if target in s.data.neighbours[frm]:
             c.bad("RE-SIEGE-TARGET", f"{frm} and {target} are joined by a sea-line; siege assaults cross land borders only")
@@ -1102,6 +1476,84 @@ def _siege_casualties(s: State, e: Event, c: _Ctx) -> State | None:
         terr[t] = x._replace(units=left)
         c.note(f"{victim} removes {units.describe()} from {t}")
     return replace(s, terr=terr, flow=s.flow._replace(pending=None))
+
+
+# ---------------------------------------------------------------------------------------------
+# Kingdom Missions
+# ---------------------------------------------------------------------------------------------
+
+def missions_taken(s: State) -> set[str]:
+    """Missions whose ids are known to be out of the Crown Card deck: kept openly or completed."""
+    return {m for ps in s.players.values() for m in (*ps.kept_missions, *ps.missions_done)}
+
+
+def _mission_kept(s: State, e: Event, c: _Ctx) -> State | None:
+    """RE-MISSION-DRAW: one of the Crown Cards drawn with King Me is kept face down."""
+    f = s.flow
+    if f.phase != "turn" or f.pending is None or f.pending[0] != "mission":
+        return c.skip("RE-MISSION-DRAW", "Crown Cards are drawn only when King Me is revealed in a game with "
+                      "Kingdom Missions" + ("" if s.missions else f" ({s.variant} has none)"))
+    _, drawer, n = f.pending
+    if e.actor != drawer:
+        return c.skip("RE-MISSION-DRAW", f"{drawer} drew the Crown Cards, not {e.actor}")
+    ps = s.players[e.actor]
+    mission = e.payload.mission
+    if mission is not None:
+        if mission not in s.data.mission_ids:
+            return c.skip("RE-NAME", f"no Kingdom Mission {mission!r} (missions: {', '.join(s.data.mission_ids)})")
+        if mission in missions_taken(s):
+            c.bad("RE-MISSION-DRAW", f"{mission} is not in the Crown Card deck: it was kept or completed before")
+        ps = ps._replace(kept_missions=ps.kept_missions + (mission,))
+    else:
+        ps = ps._replace(kept_commitments=ps.kept_commitments + (e.payload.commitment,))
+    players = dict(s.players)
+    players[e.actor] = ps
+    c.note(f"{e.actor} keeps a mission face down" + (f" ({mission})" if mission else "")
+           + (" and returns the other Crown Card to the bottom of the deck" if n > 1 else ""))
+    return replace(s, players=players, crown_cards_left=s.crown_cards_left - 1,
+                   flow=f._replace(pending=None))
+
+
+def _mission_completed(s: State, e: Event, c: _Ctx) -> State | None:
+    """RE-MISSION-REVEAL, RE-MISSION-COMPLETE, RE-MISSION-UNVERIFIED: a kept mission turned over."""
+    if not s.missions:
+        return c.skip("RE-MISSION-REVEAL", f"{s.variant} is played without Kingdom Missions")
+    if not _turn_precheck(s, e, c):
+        return None
+    from engine.core.commit import matches_commitment
+    actor, mission = e.actor, e.payload.mission
+    if mission not in s.data.mission_ids:
+        return c.skip("RE-NAME", f"no Kingdom Mission {mission!r} (missions: {', '.join(s.data.mission_ids)})")
+    ps = s.players[actor]
+    if mission in ps.kept_missions:
+        ps = ps._replace(kept_missions=tuple(m for m in ps.kept_missions if m != mission))
+    else:
+        hit = next((h for h in ps.kept_commitments if matches_commitment(h, mission, e.payload.salt)), None)
+        if hit is None:
+            return c.skip("RE-MISSION-REVEAL", f"{actor} kept no mission {mission!r}"
+                          + (" (no kept commitment matches it with that salt)" if ps.kept_commitments else ""))
+        ps = ps._replace(kept_commitments=tuple(h for h in ps.kept_commitments if h != hit))
+    done_by = next((p for p, x in s.players.items() if mission in x.missions_done), None)
+    if done_by is not None:
+        return c.skip("RE-MISSION-REVEAL", f"{mission} was already completed by {done_by}")
+    book = s.data.missions
+    info = book.missions.get(mission) if book is not None else None
+    if info is None or info.condition is None:
+        why = "no mission file was given" if book is None else "the mission file gives no condition for it"
+        c.claim("RE-MISSION-UNVERIFIED", f"{actor} declares {mission} completed; {why}, so the completion "
+                "is the player's unverified claim")
+    else:
+        from engine.risk_europe.missions import condition_holds
+        if not condition_holds(info.condition, s, actor):
+            return c.skip("RE-MISSION-COMPLETE", f"{actor} declares {mission} ({info.title or info.text or mission}) "
+                          f"completed, but its condition {dict(info.condition)!r} does not hold on the board")
+    players = dict(s.players)
+    players[actor] = ps._replace(missions_done=ps.missions_done + (mission,), crown_cards=ps.crown_cards + 1)
+    title = f" — {info.title}" if info is not None and info.title else ""
+    bonus = f"; bonus from round {s.flow.round + 1}: {info.bonus}" if info is not None and info.bonus else ""
+    check = "verified" if info is not None and info.condition is not None else "unverified"
+    c.note(f"{actor} completes {mission}{title} ({check}): a permanent crown{bonus}")
+    return replace(s, players=players)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1356,15 +1808,28 @@ def _battle_ended(s: State, e: Event, c: _Ctx) -> State | None:
 def _game_ended(s: State, e: Event, c: _Ctx) -> State | None:
     declared = e.payload.declared
     said = " and ".join(declared) or "no winner"
+    rule = s.variant_rules.win_rule
     if s.result is None:
-        c.claim("RE-CLAIM", f"the log declares the game over ({said}), but by the rules it goes on: "
+        c.claim(rule, f"the log declares the game over ({said}), but by the rules it goes on: "
                 "no one has won yet")
         return s
     winners = s.result.winners
     if sorted(declared) != sorted(winners):
-        c.claim("RE-CLAIM", f"the log declares {said}; the rules give "
-                f"{' and '.join(winners) if winners else 'no winner'}")
+        c.claim(rule, f"the log declares {said}; the rules give "
+                f"{' and '.join(winners) if winners else 'no winner'}" + _why_not(s, declared))
     return s
+
+
+def _why_not(s: State, declared: tuple[PlayerId, ...]) -> str:
+    """Why a declared winner is not one, when the variant's own win rule says so."""
+    v = s.variant_rules
+    bits = []
+    for p in declared:
+        if s.is_mercenary(p):
+            bits.append(f"{p} is a Mercenary Army and never wins")
+        elif v.win_crowns and p in s.players and crowns(s, p) < v.win_crowns:
+            bits.append(f"{p} has {crowns(s, p)} crowns; {v.name} needs {v.win_crowns}")
+    return f" ({'; '.join(bits)})" if bits else ""
 
 
 def _seed_revealed(s: State, e: Event, c: _Ctx) -> State | None:
@@ -1420,6 +1885,10 @@ HANDLERS: dict[str, Callable[[State, Event, _Ctx], State | None]] = {
     "DiceRolled": _dice_rolled,
     "DiceRerolled": _dice_rerolled,
     "KingdomPlaced": _kingdom_placed,
+    "TilesDrawn": _tiles_drawn,
+    "MercenaryBidsOrdered": _merc_bids_ordered,
+    "MissionKept": _mission_kept,
+    "MissionCompleted": _mission_completed,
     "CardsCommitted": _cards_committed,
     "CardRevealed": _card_revealed,
     "Expanded": _expanded,
@@ -1437,7 +1906,7 @@ HANDLERS: dict[str, Callable[[State, Event, _Ctx], State | None]] = {
 }
 
 _AFTER_END = frozenset({"GameEnded", "SeedRevealed", "BattleEnded"})
-_TABLE_EVENTS = frozenset({"BattleEnded", "GameEnded", "SeedRevealed", "DiceRolled"})
+_TABLE_EVENTS = frozenset({"BattleEnded", "GameEnded", "SeedRevealed", "DiceRolled", "TilesDrawn"})
 
 
 def step(s: State, e: Event) -> tuple[list[Violation], State | None]:

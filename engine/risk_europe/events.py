@@ -43,14 +43,21 @@ class DiceSpec(_Payload):
 class DataSpec(_Payload):
     board: str | None = Field(None, description="sha256 of the board file the game used")
     cards: str | None = Field(None, description="sha256 of the King's Orders card file")
+    missions: str | None = Field(None, description="sha256 of the Kingdom Missions file (+missions)")
 
 
 class GameStarted(_Payload):
-    """The first event: ruleset, variant, players in clockwise seat order, how dice are made."""
+    """The first event: ruleset, variant, players in clockwise seat order, how dice are made.
+
+    `variant` names the game (engine/risk_europe/variants.py, docs/variants.md): a base game
+    (basic, mercenaries-3p, mercenaries-2p, teams) with optional modifiers joined by "+"
+    (+missions, +long), e.g. "mercenaries-3p+missions". `mercenaries` names the armies played as
+    Mercenary Armies (their seats are fixed when the First Player Marker is won)."""
 
     ruleset: Literal["risk-europe"]
     variant: str = "basic"
     players: list[PlayerSpec] = Field(min_length=1)
+    mercenaries: list[PlayerSpec] = Field(default_factory=list)
     dice: DiceSpec = DiceSpec()
     data: DataSpec | None = None
 
@@ -58,11 +65,14 @@ class GameStarted(_Payload):
 # --- setup ---------------------------------------------------------------------------------------
 
 class BidPlaced(_Payload):
-    """A secret bid for first player: the amount (recorded after the reveal at a table), or a
-    commitment sha256("<amount>:<salt>") to be revealed by BidRevealed."""
+    """A secret bid for first player, or (Mercenaries) for control of a Mercenary Army this
+    round: the amount (recorded after the reveal at a table), or a commitment
+    sha256("<amount>:<salt>") to be revealed by BidRevealed. `army` labels a bid for a Mercenary
+    Army (checked when given)."""
 
     amount: NonNegativeInt | None = None
     commitment: str | None = None
+    army: str | None = None
 
     @model_validator(mode="after")
     def _one_of(self) -> "BidPlaced":
@@ -74,6 +84,24 @@ class BidPlaced(_Payload):
 class BidRevealed(_Payload):
     amount: NonNegativeInt
     salt: str
+    army: str | None = None
+
+
+class TilesDrawn(_Payload):
+    """Chance (Mercenaries): the City Bonus Tiles a Mercenary Army draws at random, first its
+    starting city, then its outpost. In digital play `dice` are the dice of the seeded stream the
+    draw used (docs/log-format.md, "Random draws")."""
+
+    army: str
+    tiles: list[Name] = Field(min_length=1)
+    dice: list[int] | None = None
+
+
+class MercenaryBidsOrdered(_Payload):
+    """2-player Mercenaries: the First Player Marker holder chooses which Mercenary Army is bid
+    for first this round."""
+
+    armies: list[str] = Field(min_length=1)
 
 
 class DiceRolled(_Payload):
@@ -118,8 +146,12 @@ class CardsCommitted(_Payload):
 
 
 class CardRevealed(_Payload):
+    """A player's committed card turned over (with its salt when committed as a hash), or the
+    top card of a Mercenary deck flipped: chance, with the `dice` that drew it in digital play."""
+
     card: str
     salt: str | None = None
+    dice: list[int] | None = None
 
 
 class Expanded(_Payload):
@@ -210,6 +242,30 @@ class GameEnded(_Payload):
         return tuple(self.winners) if self.winners is not None else ((self.winner,) if self.winner else ())
 
 
+class MissionKept(_Payload):
+    """Kingdom Missions: after revealing King Me the player draws the top two Crown Cards, keeps
+    one face down and returns the other to the bottom. The kept mission's id (recorded after the
+    fact at a table), or a commitment sha256("<mission id>:<salt>") revealed by MissionCompleted."""
+
+    mission: str | None = None
+    commitment: str | None = None
+
+    @model_validator(mode="after")
+    def _one_of(self) -> "MissionKept":
+        if (self.mission is None) == (self.commitment is None):
+            raise ValueError("give exactly one of 'mission' or 'commitment'")
+        return self
+
+
+class MissionCompleted(_Payload):
+    """Kingdom Missions: the player turns a kept mission over as completed (with its salt when
+    it was kept as a commitment). Checked against the mission file when one is loaded; otherwise
+    an unverified claim."""
+
+    mission: str
+    salt: str | None = None
+
+
 class SeedRevealed(_Payload):
     seed: str
 
@@ -221,6 +277,8 @@ PAYLOADS: dict[str, type[_Payload]] = {
     "DiceRolled": DiceRolled,
     "DiceRerolled": DiceRerolled,
     "KingdomPlaced": KingdomPlaced,
+    "TilesDrawn": TilesDrawn,
+    "MercenaryBidsOrdered": MercenaryBidsOrdered,
     "CardsCommitted": CardsCommitted,
     "CardRevealed": CardRevealed,
     "Expanded": Expanded,
@@ -235,6 +293,8 @@ PAYLOADS: dict[str, type[_Payload]] = {
     "BattleEnded": BattleEnded,
     "GameEnded": GameEnded,
     "SeedRevealed": SeedRevealed,
+    "MissionKept": MissionKept,
+    "MissionCompleted": MissionCompleted,
 }
 
 ORDER_EVENTS = {"Expanded": "expand", "SplitExpanded": "split_expand", "Maneuvered": "maneuver",

@@ -1,8 +1,9 @@
 """What may happen next in a Risk Europe game: the decisions the engine accepts, and the dice it waits for.
 
     legal_moves(state, secrets=None) -> [Move]      every decision the engine accepts now
-    chance_needed(state) -> ChanceSpec | None       who rolls how many dice, for what
+    chance_needed(state) -> ChanceSpec | None       who rolls how many dice (or what is drawn), for what
     can_end_turn(state) -> bool                     may the current player stop acting?
+    turn_end_chance(state) -> ChanceSpec | None     the draw that ends the turn (a Mercenary card flip)
     dice_for(state, move) -> ChanceSpec | None      the dice a move brings (the castle re-roll)
 
 A Move is (actor, event type, payload): the event that records a decision, in its open form (a bid
@@ -15,7 +16,8 @@ enemy castle needs one; purchases come as bundles; casualties as one choice per 
 sacrificing the unit types; cards as one choice per kind of card (the two tax-spend cards are the
 same choice).
 
-Not decisions, so not moves: dice (see `chance_needed`), the reveal of a face-down commitment
+Not decisions, so not moves: dice and random draws (see `chance_needed`: a Mercenary Army's City
+Bonus Tiles, the card flipped from a Mercenary deck), the reveal of a face-down commitment
 (offered only when `secrets` holds what the player committed to: a simulator knows every player's,
 a UI only its own), and claims (coins, winners). The end of a turn is not an event either: the
 current player may stop whenever `can_end_turn` says so, and the moves that follow are offered
@@ -36,10 +38,15 @@ from __future__ import annotations
 from itertools import combinations, permutations
 from typing import Iterator, Mapping, NamedTuple
 
+from engine.core.commit import commitment
 from engine.core.events import Event
 from engine.risk_europe import engine
 from engine.risk_europe.board import UNIT_TYPES, Territory
-from engine.risk_europe.engine import COST, RANK_UNIT, expected_dice, has_tile, reserve, supply_line
+from engine.risk_europe.engine import (
+    COST, RANK_UNIT, bidders, crown_card_ban, expected_dice, has_tile, mercenary_pool, missions_taken,
+    reserve, supply_line,
+)
+from engine.risk_europe.missions import condition_holds
 from engine.risk_europe.events import PAYLOADS
 from engine.risk_europe.state import PlayerId, State, Units
 
@@ -48,14 +55,19 @@ CHEAPEST_FIRST = ("footman", "archer", "cavalry", "siege")
 
 
 class ChanceSpec(NamedTuple):
-    """Dice the game waits for: who rolls how many (in seat order, the order the dice are drawn
-    from a seeded stream), for what, and the event that records them."""
+    """Chance the game waits for: dice (who rolls how many, in seat order, the order the dice are
+    drawn from a seeded stream), or a random draw of `draw` items from `pool` (engine.risk_europe.
+    chance: the number of dice it takes is known only as they are read); for what, and the event
+    that records it."""
 
-    kind: str                                  # rolloff | siege_assault | battle | reroll
+    kind: str                                  # rolloff | siege_assault | battle | reroll | tiles | mercenary_card
     dice: tuple[tuple[PlayerId, int], ...]     # (player, number of dice), seat order
     territory: Territory | None = None
     rank: int | None = None
     event_type: str = "DiceRolled"
+    actor: PlayerId | None = None              # the army a draw is for (a Mercenary Army)
+    pool: tuple[str, ...] = ()                 # a draw: what it is drawn from, in the data files' order
+    draw: int = 0                              # a draw: how many are drawn
 
     def payload(self, rolls: Mapping[PlayerId, list[int]]) -> dict:
         """The event payload recording `rolls` (one list of faces per player of `dice`)."""
@@ -64,6 +76,14 @@ class ChanceSpec(NamedTuple):
             out["territory"] = self.territory
         if self.rank is not None:
             out["rank"] = self.rank
+        return out
+
+    def draw_payload(self, drawn: list[str], dice: list[int] | None) -> dict:
+        """The event payload recording a draw (with its dice in digital play)."""
+        out: dict = ({"army": self.actor, "tiles": list(drawn)} if self.kind == "tiles"
+                     else {"card": drawn[0]})
+        if dice is not None:
+            out["dice"] = list(dice)
         return out
 
 
@@ -84,11 +104,13 @@ class Move(NamedTuple):
 
 
 class Hidden(NamedTuple):
-    """What one player committed to face down: their bid (amount, salt) and their two cards
-    ((card, salt) for Turn 1 and Turn 2). Known to that player, not to the table."""
+    """What one player committed to face down: their bid (amount, salt), their two cards
+    ((card, salt) for Turn 1 and Turn 2) and the Kingdom Missions they keep ((mission, salt)).
+    Known to that player, not to the table."""
 
     bid: tuple[int, str] | None = None
     cards: tuple[tuple[str, str], ...] = ()
+    missions: tuple[tuple[str, str], ...] = ()
 
 
 Secrets = Mapping[PlayerId, Hidden]
@@ -114,11 +136,16 @@ def candidate_moves(s: State, secrets: Secrets | None = None) -> list[Move]:
         return _placements(s)
     if phase == "commit":
         return _commits(s)
+    if phase == "merc_order":
+        return [Move(s.marker, "MercenaryBidsOrdered", {"armies": list(order)})
+                for order in permutations(s.active_mercenaries)]
+    if phase == "control":
+        return _bids(s, secrets)
     if phase == "turn":
         return _turn_moves(s, secrets)
     if phase == "battles":
         return _battle_moves(s)
-    return []   # rolloff (dice only), over
+    return []   # tiles, rolloff (chance only), over
 
 
 def is_accepted(s: State, move: Move) -> bool:
@@ -161,6 +188,13 @@ def chance_needed(s: State) -> ChanceSpec | None:
     f = s.flow
     if f.phase == "rolloff":
         return ChanceSpec("rolloff", tuple((p, 1) for p in s.seats if p in f.tied))
+    if f.phase == "tiles":
+        army = f.order[f.index]
+        pool = tuple(s.data.cities[t].name for t in s.data.gold_cities if s.terr[t].owner is None)
+        return ChanceSpec("tiles", (), event_type="TilesDrawn", actor=army, pool=pool,
+                          draw=s.variant_rules.merc_tiles)
+    if f.phase == "turn" and f.card is None and s.is_mercenary(f.current):
+        return _flip(s, f.current)
     if f.phase == "turn" and f.pending is not None and f.pending[0] == "siege_dice":
         _, _, target, n = f.pending
         return ChanceSpec("siege_assault", ((f.current, n),), territory=target)
@@ -180,38 +214,58 @@ def chance_needed(s: State) -> ChanceSpec | None:
     return ChanceSpec("battle", dice, territory=b.territory, rank=rank)
 
 
+def _flip(s: State, army: PlayerId) -> ChanceSpec:
+    return ChanceSpec("mercenary_card", (), event_type="CardRevealed", actor=army,
+                      pool=mercenary_pool(s, army), draw=1)
+
+
+def turn_end_chance(s: State) -> ChanceSpec | None:
+    """The chance event that ends the current turn, when the next seat is a Mercenary Army: the
+    flip of its top card (`turn_end_moves` offers no move then)."""
+    f = s.flow
+    if f.phase != "turn" or is_last_turn(s):
+        return None
+    nxt = f.order[f.index + 1] if f.index + 1 < len(f.order) else f.order[0]
+    return _flip(s, nxt) if s.is_mercenary(nxt) else None
+
+
 # ---------------------------------------------------------------------------------------------
 # setup and cards
 # ---------------------------------------------------------------------------------------------
 
 def _bids(s: State, secrets: Secrets) -> list[Move]:
+    """The bids still to make (the setup bid, or for the Mercenary Army now open) and reveals."""
+    label = {"army": s.flow.merc} if s.flow.merc else {}
     out = []
-    for p in s.seats:
+    for p in bidders(s):
         ps = s.players[p]
         if ps.bid is None and ps.bid_commitment is None:
-            out += [Move(p, "BidPlaced", {"amount": a}) for a in range(ps.coins + 1)]
+            out += [Move(p, "BidPlaced", {"amount": a, **label}) for a in range(ps.coins + 1)]
         elif ps.bid is None and p in secrets and secrets[p].bid is not None:
             amount, salt = secrets[p].bid
-            out.append(Move(p, "BidRevealed", {"amount": amount, "salt": salt}))
+            out.append(Move(p, "BidRevealed", {"amount": amount, "salt": salt, **label}))
     return out
 
 
-PLACEMENT_SPLITS = (10, 7, 5, 3)   # Footmen in the starting city; the rest go next door
+# Footmen in the city placed (the rest go next door), by the Footmen that come with a city
+PLACEMENT_SPLITS = {10: (10, 7, 5, 3), 5: (5, 4, 3, 2)}
 
 
 def _placements(s: State) -> list[Move]:
     p = s.flow.current
+    total = s.variant_rules.draft_footmen
+    splits = PLACEMENT_SPLITS.get(total, (total,))
     out = []
     for city in s.data.gold_cities:
         if s.terr[city].owner is not None:
             continue
-        out.append(Move(p, "KingdomPlaced", {"city": s.data.cities[city].name, "footmen": {city: 10}}))
+        out.append(Move(p, "KingdomPlaced", {"city": s.data.cities[city].name, "footmen": {city: total}}))
         for t in sorted(s.data.neighbours[city]):
             if t in s.data.cities or s.terr[t].owner is not None:
                 continue
-            for n in PLACEMENT_SPLITS[1:]:
+            for n in splits[1:]:
                 out.append(Move(p, "KingdomPlaced", {"city": s.data.cities[city].name,
-                                                     "footmen": {city: n, t: 10 - n}}))
+                                                     "footmen": {city: n, t: total - n}}))
     return out
 
 
@@ -228,7 +282,7 @@ def _commits(s: State) -> list[Move]:
     out = []
     for p in s.flow.order:
         ps = s.players[p]
-        if ps.committed:
+        if ps.committed or s.is_mercenary(p):
             continue
         kinds = card_kinds(s, ps.hand)
         for a, b in permutations(kinds, 2):
@@ -240,6 +294,8 @@ def _commits(s: State) -> list[Move]:
 
 
 def _reveal(s: State, p: PlayerId, turn: int, secrets: Secrets) -> list[Move]:
+    if s.is_mercenary(p):
+        return []       # a Mercenary card is flipped: chance (see `turn_end_chance`)
     ps = s.players[p]
     slot = turn - 1
     if ps.stack:
@@ -266,19 +322,23 @@ def _turn_moves(s: State, secrets: Secrets) -> list[Move]:
         if f.pending[0] == "casualties":
             _, target, victim, owed = f.pending
             return _casualties(victim, target, s.terr[target].units, owed)
+        if f.pending[0] == "mission":
+            return [Move(p, "MissionKept", {"mission": m}) for m in s.data.mission_ids
+                    if m not in missions_taken(s)]
         return []   # siege assault dice
-    return turn_actions(s) + turn_end_moves(s, secrets)
+    return turn_actions(s, secrets) + turn_end_moves(s, secrets)
 
 
-def turn_actions(s: State) -> list[Move]:
+def turn_actions(s: State, secrets: Secrets | None = None) -> list[Move]:
     """The current player's optional actions (candidates, see `candidate_moves`): the order if
-    not played yet, the bonus action if not used, the Berlin free maneuver after an expand."""
+    not played yet, the bonus action if not used, the Berlin free maneuver after an expand, a
+    kept Kingdom Mission whose condition holds (turned over as completed)."""
     f = s.flow
     if not can_end_turn(s):
         return []
     p = f.current
     card = s.data.cards[f.card]
-    out: list[Move] = []
+    out: list[Move] = _completions(s, p, secrets or {})
     if f.order_done is None:
         for order in card.orders:
             out += ORDER_MOVES[order](s, p)
@@ -355,7 +415,7 @@ def _expand_targets(s: State, p: PlayerId, frm: Territory) -> list[tuple[Territo
     out = []
     for t in sorted(s.data.neighbours[frm]):
         y = s.terr[t]
-        if y.owner == p or y.is_disputed:
+        if y.owner == p or y.is_disputed or s.is_teammate(p, y.owner):
             continue
         out.append((t, y.castle and y.owner is not None))
     return out
@@ -522,7 +582,7 @@ def _spends(s: State, p: PlayerId) -> list[Move]:
             if u.total:
                 bundles.append(base + _units_purchases(u, t))
 
-    crown = (s.variant == "basic" and s.crown_cards_left > 0 and ps.crown_card_round != s.flow.round
+    crown = (crown_card_ban(s, p) is None and s.crown_cards_left > 0 and ps.crown_card_round != s.flow.round
              and coins >= COST["crown_card"])
     if crown:
         card = [{"item": "crown_card"}]
@@ -555,6 +615,25 @@ def _spends(s: State, p: PlayerId) -> list[Move]:
     return out
 
 
+def _completions(s: State, p: PlayerId, secrets: Secrets) -> list[Move]:
+    """Kept missions `p` may turn over: those whose condition holds (or cannot be checked)."""
+    if not s.missions:
+        return []
+    ps = s.players[p]
+    kept = [(m, None) for m in ps.kept_missions]
+    hidden = secrets.get(p)
+    if hidden is not None:
+        kept += [(m, salt) for m, salt in hidden.missions if commitment(m, salt) in ps.kept_commitments]
+    book = s.data.missions
+    out = []
+    for m, salt in kept:
+        info = book.missions.get(m) if book is not None else None
+        if info is not None and info.condition is not None and not condition_holds(info.condition, s, p):
+            continue
+        out.append(Move(p, "MissionCompleted", {"mission": m} if salt is None else {"mission": m, "salt": salt}))
+    return out
+
+
 ORDER_MOVES = {"expand": _expands, "split_expand": _split_expands, "maneuver": _maneuvers,
                "tax": _taxes, "spend": _spends}
 
@@ -574,7 +653,7 @@ def _siege_assaults(s: State, p: PlayerId) -> list[Move]:
             continue
         for t in sorted(s.data.land_neighbours[frm]):
             y = s.terr[t]
-            if y.owner not in (None, p) and not y.is_disputed:
+            if y.owner not in (None, p) and not y.is_disputed and not s.is_teammate(p, y.owner):
                 out.append(Move(p, "SiegeAssaulted", {"from": frm, "target": t}))
     return out
 

@@ -18,14 +18,21 @@ BATTLES = "Battles in Disputed Territories (p.15-18)"
 WINNING = "Winning the Game (p.19)"
 TILES = "City Bonus Tiles (p.22)"
 LOGFMT = "ledger log format v1 (docs/log-format.md)"
+MERC3 = "Mercenaries: 3-Player Variant (p.20-21)"
+MERC2 = "Mercenaries: 2-Player Variant (p.21)"
+TEAMS = "Team Gameplay (p.22)"
+DRAWS = "ledger random draws (docs/log-format.md, docs/variants.md)"
+MISSIONS = "Kingdom Missions Play Variant (p.19)"
 
 RULES = RuleBook("risk-europe", [
     # --- the log as a game record -------------------------------------------------------------
     Rule("RE-START", LOGFMT, "A game log starts with one GameStarted event naming the ruleset, "
          "the variant and the players in clockwise seat order."),
-    Rule("RE-START-PLAYERS", SETUP, "The basic game has four players, each with a distinct id."),
+    Rule("RE-START-PLAYERS", SETUP, "The basic game and team play have four players, the 3- and "
+         "2-player games one and two Mercenary Armies besides; every army has a distinct id."),
     Rule("RE-START-VARIANT", "2- and 3-Player Games (p.20), Team Gameplay (p.22), Kingdom Missions (p.19)",
-         "The variant must be one this engine judges."),
+         "The variant must be one this engine judges (docs/variants.md); Kingdom Missions need the "
+         "Crown Cards, so not with team play."),
     Rule("RE-START-DATA", LOGFMT, "A board or card digest declared by the log must be the data the "
          "game is judged with."),
     Rule("RE-FLOW", ROUND, "Each event must come at its point of the game: bids, placement, cards, "
@@ -104,7 +111,7 @@ RULES = RuleBook("risk-europe", [
     Rule("RE-SPEND-CASTLE", SPEND, "A castle is built in a territory the player controls, not in "
          "dispute, with no castle yet; only the eight castles of the box exist."),
     Rule("RE-SPEND-CROWN-CARD", SPEND, "Crown Cards: one per player per round, eight in the game "
-         "(basic game only)."),
+         "(basic game only: not bought with Kingdom Missions, not used in team play)."),
     # --- bonus actions ------------------------------------------------------------------------
     Rule("RE-BONUS-CARD", BONUS, "A bonus action is used only if it is on the revealed card, once, "
          "before or after the order."),
@@ -155,6 +162,60 @@ RULES = RuleBook("risk-europe", [
     Rule("RE-TILE-PARIS", TILES, "Paris: 1 free Cavalry and 1 free Footman in Paris each time tax is "
          "collected from it."),
     Rule("RE-TILE-MADRID", TILES, "Madrid: 4 free Footmen in Madrid each time tax is collected from it."),
+    # --- random draws -------------------------------------------------------------------------
+    Rule("RE-CHANCE-DRAW", DRAWS, "A random draw (a Mercenary Army's City Bonus Tiles, a card "
+         "flipped from a Mercenary deck) is a chance event: in digital play it carries the dice of the "
+         "seeded stream it used, and those dice must give the recorded result by the published draw rule."),
+    # --- 2 and 3 players: Mercenary Armies ------------------------------------------------------
+    Rule("RE-MERC-SETUP", MERC3, "Each Mercenary Army draws City Bonus Tiles at random (two in the "
+         "3-player game: its starting city, then its outpost; one each in the 2-player game): a crown and "
+         "10 Mercenary Footmen in each city, a castle only in its starting city, five coins plus the Tax "
+         "Values."),
+    Rule("RE-DRAFT", MERC3 + "; " + MERC2 + "; " + TEAMS, "Instead of one kingdom, each player drafts "
+         "Gold Crown Cities in turn order, one per pass: two (three with 2 players), each with 5 Footmen "
+         "split between the city and one adjacent non-city territory; a castle only on the first (the "
+         "first two with 2 players)."),
+    Rule("RE-MERC-SEAT", MERC3 + "; " + MERC2, "A Mercenary deck is seated to the right of the first "
+         "player (3 players), or one to the left and one to the right (2 players), and keeps that seat: "
+         "its turns come there in the clockwise order."),
+    Rule("RE-MERC-BID", MERC3, "Each round, once the players' cards are down, every player bids "
+         "secretly, once, for control of each Mercenary Army: 0 to the coins they hold."),
+    Rule("RE-MERC-BID-ORDER", MERC2, "With two Mercenary Armies, the player holding the First Player "
+         "Marker at the start of the round chooses which is bid for first (one player may win both)."),
+    Rule("RE-MERC-BID-WINNER", MERC3, "The highest bidder pays the bid to the Mercenary Army, not the "
+         "reserve, and plays its turns this round; the others keep their coins."),
+    Rule("RE-MERC-BID-TIE", MERC3, "Tied highest bids for a Mercenary Army are settled by rolling dice; "
+         "the highest roll wins (tied rolls roll again)."),
+    Rule("RE-MERC-DECK", MERC3, "A Mercenary Army commits no cards: on each of its turns the top card "
+         "of its shuffled deck is flipped; the deck is reshuffled when it runs out."),
+    Rule("RE-MERC-WIN", MERC3 + "; " + MERC2, "To win, a player needs eight crowns at the end of a "
+         "round (ten in the 2-player game); a Mercenary Army never wins."),
+    Rule("RE-MERC-CROWNS", MERC3, "A Mercenary Army's crowns are not tracked: it buys no Crown Cards; "
+         "it is eliminated like a player when it ends a round without a city."),
+    # --- team play ------------------------------------------------------------------------------
+    Rule("RE-TEAM-TERRITORY", TEAMS, "Players at opposite seats are teammates: no one expands into or "
+         "siege-assaults a teammate's territory or joins a teammate's battle (taxing, spending and "
+         "maneuvering stay within one's own territories)."),
+    Rule("RE-TEAM-NO-CROWNS", TEAMS, "War Banners and Crown Cards are not used: no Crown Card is "
+         "bought, and no one wins by crowns."),
+    Rule("RE-TEAM-END", TEAMS, "The game ends when every hand has been played through four times (16 "
+         "rounds); the team holding more crown city territories wins. In the long form (teams+long) a "
+         "team wins when it holds all 15."),
+    # --- Kingdom Missions -----------------------------------------------------------------------
+    Rule("RE-MISSION-NO-PURCHASE", MISSIONS, "With Kingdom Missions Crown Cards cannot be bought: a "
+         "permanent crown comes only from a completed mission."),
+    Rule("RE-MISSION-DRAW", MISSIONS, "Revealing King Me draws the top two Crown Cards: the player keeps "
+         "one face down at once (a commitment) and returns the other to the bottom of the deck."),
+    Rule("RE-MISSION-REVEAL", MISSIONS, "A completed mission is turned over on its holder's turn: it must "
+         "be one they kept (matching its commitment) and not completed before."),
+    Rule("RE-MISSION-COMPLETE", MISSIONS, "A mission counts only when its condition holds on the board "
+         "(checked with the mission file): it adds a permanent crown at once, its bonus works from the "
+         "start of the next round."),
+    Rule("RE-MISSION-UNVERIFIED", MISSIONS + "; " + LOGFMT, "Without a mission file (or a condition in "
+         "it) a completed mission is the player's claim: it is counted, and the audit lists it as "
+         "unverified, never as verified."),
+    Rule("RE-MISSION-SAVED", MISSIONS, "With Kingdom Missions only a completed mission saves a player "
+         "without cities, for one more round however many they completed."),
     # --- claims -------------------------------------------------------------------------------
     Rule("RE-CLAIM", LOGFMT, "A result the recorder wrote down (coins, footmen, battle winner, game "
          "winner) must be the result the rules give."),

@@ -8,7 +8,26 @@ from engine.risk_europe.state import State
 
 
 def snapshot(s: State) -> dict:
-    """Everything that decides what may happen next, as JSON-able data with a fixed shape."""
+    """Everything that decides what may happen next, as JSON-able data with a fixed shape (a
+    variant's own parts are added only in that variant, so a basic game's digests never change)."""
+    out = _basic_snapshot(s)
+    if s.mercenaries:
+        f = s.flow
+        out["mercenaries"] = list(s.mercenaries)
+        out["seats"] = list(s.seats)
+        out["merc"] = f.merc
+        out["queue"] = list(f.queue)
+        for p in s.mercenaries:
+            out["players"][p]["controller"] = s.players[p].controller
+    if s.missions:
+        for p, ps in s.players.items():
+            out["players"][p].update(kept_missions=list(ps.kept_missions),
+                                     kept_commitments=list(ps.kept_commitments),
+                                     missions_done=list(ps.missions_done))
+    return out
+
+
+def _basic_snapshot(s: State) -> dict:
     f = s.flow
     b = s.battle
     return {
@@ -98,5 +117,14 @@ def board_view(s: State) -> dict:
             entry["attacker"] = x.attacker
             entry["attacker_units"] = x.attacker_units.as_dict()
         board[t] = entry
-    return {"round": s.flow.round, "phase": s.flow.phase, "marker": s.marker,
+    view = {"round": s.flow.round, "phase": s.flow.phase, "marker": s.marker,
             "players": players, "board": board}
+    if s.variant != "basic" or s.missions:
+        view["variant"] = s.variant
+    if s.mercenaries:
+        for p in s.mercenaries:
+            players[p]["mercenary"] = True
+            players[p]["controller"] = s.players[p].controller
+    if s.variant_rules.teams:
+        view["teams"] = [list(s.team_of(p)) for p in s.seats[:2]]
+    return view

@@ -8,6 +8,7 @@ from typing import Any, Mapping, NamedTuple
 
 from engine.core.ruleset import GameResult
 from engine.risk_europe.board import GameData, Territory
+from engine.risk_europe.variants import Variant, parse_variant
 
 PlayerId = str
 
@@ -76,12 +77,16 @@ class Player(NamedTuple):
     bid_commitment: str | None = None
     eliminated: bool = False
     saved_until: int = 0                 # Saved by the Crown: the round the grace ends
+    controller: PlayerId | None = None   # a Mercenary Army: the player who won its bid this round
+    kept_missions: tuple[str, ...] = ()  # Kingdom Missions kept face down: ids (table) ...
+    kept_commitments: tuple[str, ...] = ()  # ... or commitments to them (digital play)
+    missions_done: tuple[str, ...] = ()  # completed missions, revealed (each adds a crown: crown_cards)
 
 
 class Flow(NamedTuple):
     """Where the game is: phase, round, turn order and the current turn's progress."""
 
-    phase: str = "bidding"   # bidding, rolloff, placement, commit, turn, battles, over
+    phase: str = "bidding"   # tiles, bidding, rolloff, placement, commit, merc_order, control, turn, battles, over
     round: int = 0
     order: tuple[PlayerId, ...] = ()
     index: int = 0
@@ -92,6 +97,8 @@ class Flow(NamedTuple):
     bonus_used: bool = False
     berlin_used: bool = False
     pending: tuple | None = None      # ("siege_dice", from, target, dice) | ("casualties", territory, victim, hits)
+    merc: PlayerId | None = None      # the Mercenary Army being bid for (control, rolloff)
+    queue: tuple[PlayerId, ...] = ()  # Mercenary Armies still to be bid for this round
 
     @property
     def current(self) -> PlayerId | None:
@@ -137,10 +144,46 @@ class State:
     at: tuple[str, int, int] = ("bidding", 0, 1)  # phase, round, turn in which the last event happened
     dice_count: int = 0                           # dice rolled so far
     dice_tape: Any = None                         # the revealed seed's dice (DiceTape), when known
+    mercenaries: tuple[PlayerId, ...] = ()        # armies played as Mercenary Armies (also in `seats`)
+
+    @property
+    def variant_rules(self) -> Variant:
+        """The variant's row of the variant table (engine/risk_europe/variants.py)."""
+        return parse_variant(self.variant)
+
+    @property
+    def missions(self) -> bool:
+        """Are Kingdom Missions in play?"""
+        return self.variant_rules.missions
+
+    def is_mercenary(self, p: PlayerId | None) -> bool:
+        return p in self.mercenaries
+
+    @property
+    def active_armies(self) -> tuple[PlayerId, ...]:
+        """Every army still in the game, players and Mercenary Armies, in seat order."""
+        return tuple(p for p in self.seats if not self.players[p].eliminated)
 
     @property
     def active_players(self) -> tuple[PlayerId, ...]:
-        return tuple(p for p in self.seats if not self.players[p].eliminated)
+        """The players still in the game (Mercenary Armies are not players: they never win)."""
+        return tuple(p for p in self.seats if not self.players[p].eliminated and p not in self.mercenaries)
+
+    @property
+    def active_mercenaries(self) -> tuple[PlayerId, ...]:
+        return tuple(p for p in self.seats if p in self.mercenaries and not self.players[p].eliminated)
+
+    def team_of(self, p: PlayerId) -> tuple[PlayerId, ...]:
+        """Team play: `p` and the player in the opposite seat; without teams, `p` alone."""
+        if not self.variant_rules.teams:
+            return (p,)
+        i = self.seats.index(p)
+        half = len(self.seats) // 2
+        return tuple(sorted((p, self.seats[(i + half) % len(self.seats)]), key=self.seats.index))
+
+    def is_teammate(self, p: PlayerId | None, q: PlayerId | None) -> bool:
+        """Are `p` and `q` different players of the same team (team play)?"""
+        return p is not None and q is not None and p != q and q in self.team_of(p)
 
 
 def _make_evolve():
