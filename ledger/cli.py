@@ -30,15 +30,16 @@ err = Console(stderr=True, highlight=False)
 
 BoardOpt = typer.Option(None, "--board", help="A corrected board file (JSON, same shape as the shipped one).")
 CardsOpt = typer.Option(None, "--cards", help="A corrected King's Orders card file.")
+MissionsOpt = typer.Option(None, "--missions", help="A Kingdom Missions file (docs/variants.md); without it, mission completions are listed as unverified claims.")
 JsonOpt = typer.Option(False, "--json", help="Machine-readable JSON on stdout.")
 
 
-def _data(board: Optional[Path], cards: Optional[Path]) -> Any:
-    if board is None and cards is None:
+def _data(board: Optional[Path], cards: Optional[Path], missions: Optional[Path] = None) -> Any:
+    if board is None and cards is None and missions is None:
         return None
     from engine.risk_europe.board import BoardDataError, load_data
     try:
-        return load_data(board, cards)
+        return load_data(board, cards, missions)
     except (OSError, ValueError, BoardDataError) as exc:
         err.print(f"ledger: cannot use the data file: {exc}")
         raise typer.Exit(exitcodes.UNREADABLE)
@@ -90,6 +91,7 @@ def replay(
     as_json: bool = JsonOpt,
     board: Optional[Path] = BoardOpt,
     cards: Optional[Path] = CardsOpt,
+    missions: Optional[Path] = MissionsOpt,
     db: Optional[Path] = DbOpt,
     html: Optional[Path] = typer.Option(None, "--html", help="Also write a picture of the game (HTML): the crown race and the board on a map of Europe, turn by turn."),
 ) -> None:
@@ -97,7 +99,7 @@ def replay(
 
     Example: ledger replay sample_logs/game42.jsonl --round 6 --turn 2
     """
-    data = _data(board, cards)
+    data = _data(board, cards, missions)
     try:
         j = _judge_file(file, data, db, digests=True, views=True)
     except LogFileError as exc:
@@ -130,6 +132,7 @@ def audit(
     as_json: bool = JsonOpt,
     board: Optional[Path] = BoardOpt,
     cards: Optional[Path] = CardsOpt,
+    missions: Optional[Path] = MissionsOpt,
     db: Optional[Path] = DbOpt,
 ) -> None:
     """Report every finding in the logs: file, line, seq, rule id, message, rulebook section.
@@ -138,7 +141,7 @@ def audit(
 
     Example: ledger audit sample_logs/*.jsonl
     """
-    data = _data(board, cards)
+    data = _data(board, cards, missions)
     worst = exitcodes.OK
     reports = []
     prog = _progress(len(files), "auditing")
@@ -187,6 +190,7 @@ def verify(
     as_json: bool = JsonOpt,
     board: Optional[Path] = BoardOpt,
     cards: Optional[Path] = CardsOpt,
+    missions: Optional[Path] = MissionsOpt,
     db: Optional[Path] = DbOpt,
 ) -> None:
     """Is this log intact, legal, and does it end with the reported result?
@@ -196,7 +200,7 @@ def verify(
 
     Example: ledger verify sample_logs/game42.jsonl --winner blue
     """
-    data = _data(board, cards)
+    data = _data(board, cards, missions)
     try:
         j = _judge_file(file, data, db, keep_steps=False)
     except LogFileError as exc:

@@ -18,6 +18,7 @@ def simulate(
     games: int = typer.Option(10, "--games", "-n", min=1, help="How many games to simulate."),
     seed: int = typer.Option(0, "--seed", help="The seed: the same seed writes the same files, byte for byte."),
     out: Path = typer.Option(Path("simulated"), "--out", "-o", help="The folder the logs are written to."),
+    variant: str = typer.Option("basic", "--variant", help="The game the bots play: basic, mercenaries-3p, mercenaries-2p or teams, optionally +missions (teams: +long). See docs/variants.md."),
     as_json: bool = JsonOpt,
 ) -> None:
     """Simulate complete games played by seeded bots and write each as a sealed log.
@@ -25,7 +26,7 @@ def simulate(
     Each game is played to its end (or stopped after 60 rounds) with seeded dice and hidden
     bids and cards, and written as game-0001.jsonl, game-0002.jsonl, ... in OUT.
 
-    Example: ledger simulate --games 100 --seed 7 --out simulated/
+    Example: ledger simulate --games 100 --seed 7 --out simulated/ --variant mercenaries-3p
     """
     from ledger.simulate import MAX_ROUNDS, SimulatedGame, simulate_games
 
@@ -49,7 +50,10 @@ def simulate(
             prog.advance(task)
 
     try:
-        simulate_games(games, seed, out, progress=progress)
+        simulate_games(games, seed, out, progress=progress, variant=variant)
+    except ValueError as exc:      # an unknown variant, refused before any file is written
+        err.print(f"ledger: {exc}")
+        raise typer.Exit(exitcodes.USAGE)
     except OSError as exc:
         err.print(f"ledger: cannot write to {out}: {exc}")
         raise typer.Exit(exitcodes.UNREADABLE)
@@ -61,7 +65,7 @@ def simulate(
     wins = Counter(g.winner for _, g in played if g.finished)
     unfinished = [g.game_id for _, g in played if not g.finished]
     if as_json:
-        _emit_json({"ruleset": ruleset, "seed": seed, "out": str(out), "games": rows,
+        _emit_json({"ruleset": ruleset, "variant": variant, "seed": seed, "out": str(out), "games": rows,
                     "events": sum(r["events"] for r in rows), "winners": dict(wins),
                     "unfinished": unfinished})
         return

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from engine.core.ruleset import get_ruleset, ruleset_names
 from replay.judge import Judgement, StepRecord
 
 _SHORT = {"footman": "F", "archer": "A", "cavalry": "C", "siege": "S"}
@@ -150,6 +151,11 @@ def narrate(j: Judgement, *, round_: int | None = None, turn: int | None = None,
     if j.players:
         out.append(f"  players, clockwise: {', '.join(j.players)}")
     mercs = mercenaries_of(j)
+    rs = get_ruleset(j.ruleset) if j.ruleset in ruleset_names() else None
+    # a ruleset may narrate its own events and board; Risk Europe's are the defaults here
+    describe = ((lambda st: rs.describe(st.type, st.actor, st.payload)) if rs is not None and rs.describe
+                else (lambda st: describe_event(st, mercs)))
+    lines_of = rs.board_lines if rs is not None and rs.board_lines else board_lines
     if j.start_view and j.start_view.get("variant"):
         out.append(f"  variant: {j.start_view['variant']}"
                    + (f"; Mercenary Armies: {', '.join(sorted(mercs))}" if mercs else ""))
@@ -162,7 +168,7 @@ def narrate(j: Judgement, *, round_: int | None = None, turn: int | None = None,
         first = j.steps.index(selected[0])
         before = j.steps[first - 1].view if first > 0 else j.start_view
         out.append("  board before:")
-        out.extend(board_lines(before))
+        out.extend(lines_of(before))
     last_section = None
     last_turn_key = None
     prev_step: StepRecord | None = None
@@ -172,13 +178,13 @@ def narrate(j: Judgement, *, round_: int | None = None, turn: int | None = None,
         if prev_step is not None and (sec != last_section or (s.type == "CardRevealed")) and last_turn_key \
                 and turn is None and player is None:
             out.append("    board after the turn:")
-            out.extend(board_lines(prev_step.view, "      "))
+            out.extend(lines_of(prev_step.view, "      "))
         if sec != last_section:
             out.append(_heading(sec))
             last_section = sec
         last_turn_key = tkey if sec[0] == "round" else None
         flag = {"ok": "", "claim": " ⚠", "illegal-applied": " ✗", "skipped": " ✗", "unreadable": " ✗"}[s.status]
-        out.append(f"  L{s.line} #{s.seq}{flag} {describe_event(s, mercs)}")
+        out.append(f"  L{s.line} #{s.seq}{flag} {describe(s)}")
         for n in s.notes:
             out.append(f"      → {n}")
         for f in s.findings:
@@ -188,7 +194,7 @@ def narrate(j: Judgement, *, round_: int | None = None, turn: int | None = None,
         prev_step = s
     if filtered:
         out.append("  board after:")
-        out.extend(board_lines(selected[-1].view))
+        out.extend(lines_of(selected[-1].view))
     out.append("== Result ==")
     out.extend(result_lines(j))
     return out

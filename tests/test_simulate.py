@@ -205,9 +205,11 @@ def test_cli_simulate_writes_games_and_a_summary(tmp_path):
     assert (tmp_path / "t" / "game-0001.jsonl").read_bytes() == (out / "game-0001.jsonl").read_bytes()
 
 
-def test_cli_simulate_refuses_other_rulesets(tmp_path):
-    result = CliRunner().invoke(app, ["simulate", "--ruleset", "risk-legacy", "--out", str(tmp_path)])
+def test_cli_simulate_refuses_unknown_rulesets_and_variants(tmp_path):
+    result = CliRunner().invoke(app, ["simulate", "--ruleset", "warrior-knights", "--out", str(tmp_path)])
     assert result.exit_code == 2
+    result = CliRunner().invoke(app, ["simulate", "--variant", "mercenaries-5p", "--out", str(tmp_path)])
+    assert result.exit_code == 2 and not list(tmp_path.iterdir())
 
 
 def test_cli_simulates_risk_legacy_games_that_audit_clean(tmp_path):
