@@ -53,6 +53,7 @@ def _bar(total: int, label: str) -> Progress | None:
 def ingest(
     paths: list[Path] = typer.Argument(..., help="Log files, or folders to search for *.jsonl."),
     db: Path = DbOpt,
+    tournament: Optional[str] = typer.Option(None, "--tournament", "-T", help="File the new games under this tournament (created if need be); `ledger dashboard --tournament` shows it alone."),
     as_json: bool = JsonOpt,
 ) -> None:
     """Store game logs in the database, judged by the engine: each game whole or not at all.
@@ -76,7 +77,7 @@ def ingest(
     try:
         if bar:
             bar.start()
-        report = ingest_paths(store, files,
+        report = ingest_paths(store, files, tournament=tournament,
                               on_read=(lambda _: bar.advance(task)) if bar else None)
     except StoreError as exc:
         err.print(f"ledger: ingest stopped: {exc}. Games committed before this are stored; "

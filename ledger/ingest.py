@@ -98,7 +98,8 @@ def file_lines(read: LogRead) -> Sequence[str] | None:
 def ingest_paths(store: EventStore, paths: Iterable[str | Path], *,
                  batch_events: int = DEFAULT_BATCH_EVENTS,
                  on_read: Callable[[LogRead], None] | None = None,
-                 on_outcome: Callable[[IngestOutcome], None] | None = None) -> IngestReport:
+                 on_outcome: Callable[[IngestOutcome], None] | None = None,
+                 tournament: str | None = None) -> IngestReport:
     """Ingest every log under `paths` into `store`; the report of what happened to each.
 
     `on_read` is called as each log has been read and judged (for a progress bar), `on_outcome`
@@ -118,5 +119,6 @@ def ingest_paths(store: EventStore, paths: Iterable[str | Path], *,
             yield read
 
     outcomes = store.ingest_reads(reads(), lines_of=file_lines, batch_events=batch_events,
-                                  on_outcome=on_outcome, on_read=on_read, timings=timings)
+                                  on_outcome=on_outcome, on_read=on_read, timings=timings,
+                                  tournament=tournament)
     return IngestReport(outcomes, timings, time.perf_counter() - started)

@@ -721,9 +721,10 @@ class EventStore(ABC):
                      batch_events: int = DEFAULT_BATCH_EVENTS,
                      on_outcome: Callable[[IngestOutcome], None] | None = None,
                      on_read: Callable[[LogRead], None] | None = None,
-                     timings: dict[str, float] | None = None) -> list[IngestOutcome]:
+                     timings: dict[str, float] | None = None,
+                     tournament: str | None = None) -> list[IngestOutcome]:
         """Store each log (see the module doc for new/present/extended/rejected); outcomes in
-        order. `on_outcome` is called once a game's transaction has committed; `on_read` once a
+        order. `tournament`: new games are filed under it (created if need be). `on_outcome` is called once a game's transaction has committed; `on_read` once a
         log is judged; `lines_of(read)` gives the file's lines to keep rejected lines' text.
         """
 
@@ -821,9 +822,10 @@ _GAME_SCHEMA = {
     "result": pl.String, "declared_winner": pl.String, "rounds": pl.Int64,
     "finding_count": pl.Int64, "fatal": pl.String, "source": pl.String,
     "ingested_at": pl.Datetime("us"), "updated_at": pl.Datetime("us"),
-    "judged_at": pl.Datetime("us"),
+    "judged_at": pl.Datetime("us"), "tournament_id": pl.String,
 }
-_GAME_UPDATE_COLUMNS = [c for c in _GAME_SCHEMA if c not in ("game_id", "ingested_at", "played_on")]
+_GAME_UPDATE_COLUMNS = [c for c in _GAME_SCHEMA
+                        if c not in ("game_id", "ingested_at", "played_on", "tournament_id")]
 _PLAYER_SCHEMA = {"game_id": pl.String, "seat": pl.Int32, "player_id": pl.String, "name": pl.String}
 _FINDING_SCHEMA = {"game_id": pl.String, "idx": pl.Int32, "line": pl.Int32, "seq": pl.Int32,
                    "event": pl.String, "rule": pl.String, "kind": pl.String,
@@ -851,12 +853,14 @@ class _Batch:
     game_ids: set[str] = field(default_factory=set)
     analytics: dict[str, list[tuple]] = field(default_factory=dict)   # table -> rows
     rejudged: list[str] = field(default_factory=list)  # stored games whose analytics are replaced
+    tournament: str | None = None                      # new games are filed under this tournament
 
     def add_judged(self, judged: _Judged, stamp: datetime, expected: int | None,
                    new_events: Sequence[RawEvent]) -> None:
         row = dict(judged.game, updated_at=stamp, judged_at=stamp)
         if expected is None:
             row["ingested_at"] = stamp
+            row["tournament_id"] = self.tournament
             self.games_new.append(row)
             self.players.extend(judged.players)
         else:
@@ -1021,7 +1025,7 @@ class DuckDBStore(EventStore):
     # -- writing
 
     def ingest_reads(self, reads, *, lines_of=None, batch_events=DEFAULT_BATCH_EVENTS,
-                     on_outcome=None, on_read=None, timings=None):
+                     on_outcome=None, on_read=None, timings=None, tournament=None):
         self._writable()
         outcomes: list[IngestOutcome] = []
         clock: dict[str, float] = timings if timings is not None else {}
@@ -1031,7 +1035,7 @@ class DuckDBStore(EventStore):
                 for chunk in _chunks(reads, _LOOKUP_CHUNK):
                     if batch is None:
                         self._con.execute("BEGIN TRANSACTION")
-                        batch = _Batch()
+                        batch = _Batch(tournament=tournament)
                     heads = self._heads(r.events[0].game for r in chunk if r.events)
                     for read in chunk:
                         game_id = read.events[0].game if read.events else None
@@ -1039,7 +1043,7 @@ class DuckDBStore(EventStore):
                             if batch is not None:  # write the first log, then plan on top of it
                                 self._commit(batch, outcomes, on_outcome, clock)
                             self._con.execute("BEGIN TRANSACTION")
-                            batch = _Batch()
+                            batch = _Batch(tournament=tournament)
                         lines = lines_of(read) if lines_of is not None and \
                             (read.problems or not read.events) else None
                         self._plan(read, lines, batch, heads, clock)
@@ -1156,6 +1160,9 @@ class DuckDBStore(EventStore):
         its head is still the one planned on (compare-and-set), else ConcurrencyConflict.
         """
         con = self._con
+        if batch.tournament is not None and batch.games_new:
+            con.execute("INSERT INTO tournaments (tournament_id, name) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                        [batch.tournament, batch.tournament]).fetchall()
         self._insert("games", pl.DataFrame(batch.games_new, schema=_GAME_SCHEMA),
                      "* REPLACE (players::JSON AS players, winners::JSON AS winners, "
                      "result::JSON AS result)")

@@ -123,3 +123,16 @@ def test_dashboard_of_an_empty_store_says_what_is_missing(tmp_path):
     page = out.read_text(encoding="utf-8")
     assert "No game in the store has finished yet." in page
     assert "plotly-graph-div" not in page
+
+
+def test_ingest_files_games_under_a_tournament_that_the_dashboard_shows_alone(tmp_path):
+    path = str(tmp_path / "t.duckdb")
+    assert run("ingest", str(SAMPLES / "game42.jsonl"), "--db", path, "--tournament", "autumn").exit_code == 0
+    assert run("ingest", str(SAMPLES / "tiebreak.jsonl"), "--db", path).exit_code == 0
+    stats = json.loads(run("stats", "--db", path, "--tournament", "autumn", "--json").output)
+    assert stats["queries"]["corpus_summary"][0]["games"] == 1
+    everything = json.loads(run("stats", "--db", path, "--json").output)
+    assert everything["queries"]["corpus_summary"][0]["games"] == 2
+    out = tmp_path / "autumn.html"
+    r = run("dashboard", "--db", path, "--tournament", "autumn", "--out", str(out))
+    assert r.exit_code == 0 and "tournament autumn" in out.read_text("utf-8")
