@@ -275,6 +275,41 @@ def audit_campaign(c: Campaign, base: str | Path = ".", extra: list[Path] = (),
     return out
 
 
+def world_before_game(c: Campaign, game_no: int, base: str | Path = ".",
+                      data: GameData | None = None) -> W.World | None:
+    """The world the campaign stood at before its game `game_no` (None past the next game): the
+    first world, the current one, or the world left by replaying the recorded games before it."""
+    if game_no == 1:
+        return c.world0
+    if game_no == c.next_game:
+        return c.world
+    if not 1 < game_no < c.next_game:
+        return None
+    data = data or default_data()
+    world = c.world0
+    for g in c.games[:game_no - 1]:
+        j = judge(read_log(Path(base) / g["log"]), data=data, keep_steps=False)
+        if j.final_state is None:
+            return None
+        world = world_of(j.final_state)
+    return world
+
+
+def game_findings_in(c: Campaign, j: Judgement, start: dict, base: str | Path = ".",
+                     data: GameData | None = None) -> list[Finding]:
+    """A judged Risk Legacy game checked against a campaign: does it start from the world the
+    campaign stood at before the game number it claims (RL-CAMPAIGN-WORLD, RL-CAMPAIGN-ORDER)?"""
+    data = data or default_data()
+    game_no = (start.get("campaign") or {}).get("game")
+    if not isinstance(game_no, int):
+        return [_finding(j.file, "RL-CAMPAIGN-ORDER", "the game names no game number of a campaign")]
+    before = world_before_game(c, game_no, base, data)
+    if before is None:
+        return [_finding(j.file, "RL-CAMPAIGN-ORDER", f"the game calls itself game {game_no}; campaign "
+                         f"{c.name!r} has {len(c.games)} games, so its next is game {c.next_game}")]
+    return campaign_findings(c, j, start, game_no, before, data)
+
+
 # ---------------------------------------------------------------------------------------------
 # the history
 # ---------------------------------------------------------------------------------------------

@@ -134,6 +134,7 @@ def audit(
     cards: Optional[Path] = CardsOpt,
     missions: Optional[Path] = MissionsOpt,
     db: Optional[Path] = DbOpt,
+    campaign: Optional[Path] = typer.Option(None, "--campaign", help="A Risk Legacy campaign file: also check that each game starts from the world the campaign stood at before it."),
 ) -> None:
     """Report every finding in the logs: file, line, seq, rule id, message, rulebook section.
 
@@ -151,6 +152,8 @@ def audit(
     for path in files:
         try:
             j = _judge_file(path, data, db, strict=strict, keep_steps=False)
+            if campaign is not None:
+                _check_in_campaign(j, path, campaign)
         except LogFileError as exc:
             err.print(f"ledger: {exc}")
             reports.append({"file": str(path), "error": str(exc)})
@@ -174,6 +177,20 @@ def audit(
     if as_json:
         _emit_json(reports if len(files) > 1 else reports[0])
     raise typer.Exit(worst)
+
+
+def _check_in_campaign(j: Judgement, path: Path, campaign_file: Path) -> None:
+    """Add the campaign's findings (a game from the wrong world, out of order) to a Legacy game."""
+    if j.ruleset != "risk-legacy" or j.fatal is not None:
+        return
+    from ledger.campaign import CampaignError, game_findings_in, load_campaign
+    try:
+        c = load_campaign(campaign_file)
+    except (CampaignError, OSError, ValueError) as exc:
+        err.print(f"ledger: cannot use the campaign {campaign_file}: {exc}")
+        raise typer.Exit(exitcodes.UNREADABLE)
+    start = read_log(path).events[0].payload if path.exists() else {}
+    j.findings.extend(game_findings_in(c, j, start, campaign_file.parent))
 
 
 def _audit_dict(j: Judgement) -> dict:
