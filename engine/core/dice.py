@@ -52,3 +52,21 @@ class DiceTape:
         while len(self._faces) < start + count:
             self._faces.append(next(self._it))
         return self._faces[start:start + count]
+
+
+def logged_dice(cell) -> list[int]:
+    """The faces of a dice log kept as (face, previous cell) pairs, newest first: oldest first."""
+    out: list[int] = []
+    while cell is not None:
+        out.append(cell[0])
+        cell = cell[1]
+    out.reverse()
+    return out
+
+
+def first_wrong_die(dice: list[int], seed: str) -> tuple[int, int, int] | None:
+    """(index, face logged, face the seed gives) of the first die that is not the seed's, or None."""
+    for i, (got, want) in enumerate(zip(dice, dice_stream(seed))):
+        if got != want:
+            return i, got, want
+    return None

@@ -15,7 +15,7 @@ from engine.risk_europe.state import evolve as replace
 from typing import Callable
 
 from engine.core.canonical import sha256_hex
-from engine.core.dice import DiceTape, dice_stream
+from engine.core.dice import DiceTape, first_wrong_die, logged_dice
 from engine.core.events import Event
 from engine.core.rules import Violation
 from engine.core.ruleset import GameResult
@@ -1842,16 +1842,11 @@ def _seed_revealed(s: State, e: Event, c: _Ctx) -> State | None:
     if s.dice_tape is not None:
         c.note(f"Seed revealed: its hash matches; all {s.dice_count} dice were checked at their own lines")
         return s
-    dice: list[int] = []
-    cell = s.dice_log
-    while cell is not None:
-        dice.append(cell[0])
-        cell = cell[1]
-    dice.reverse()
-    for i, (got, want) in enumerate(zip(dice, dice_stream(seed))):
-        if got != want:
-            c.bad("RE-DICE-SEED", f"die #{i + 1} of the game shows {got}; the seed gives {want}")
-            break
+    dice = logged_dice(s.dice_log)
+    wrong = first_wrong_die(dice, seed)
+    if wrong is not None:
+        i, got, want = wrong
+        c.bad("RE-DICE-SEED", f"die #{i + 1} of the game shows {got}; the seed gives {want}")
     c.note(f"Seed revealed: all {len(dice)} dice checked against it")
     return s
 

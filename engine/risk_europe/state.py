@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from engine.core.evolve import make_evolve
+
 from dataclasses import dataclass
 from typing import Any, Mapping, NamedTuple
 
@@ -186,17 +188,4 @@ class State:
         return p is not None and q is not None and p != q and q in self.team_of(p)
 
 
-def _make_evolve():
-    """A fast `dataclasses.replace` for State (the hot path of apply): generated once, it copies
-    every field by name without the per-call introspection dataclasses.replace does."""
-    from dataclasses import fields
-    names = [f.name for f in fields(State)]
-    params = ", ".join(f"{n}=_KEEP" for n in names)
-    body = "".join(f"    _set(new, {n!r}, s.{n} if {n} is _KEEP else {n})\n" for n in names)
-    src = f"def evolve(s, *, {params}):\n    new = _new(_State)\n{body}    return new\n"
-    scope = {"_KEEP": object(), "_new": object.__new__, "_set": object.__setattr__, "_State": State}
-    exec(src, scope)  # noqa: S102 - generated from the dataclass's own field names
-    return scope["evolve"]
-
-
-evolve = _make_evolve()
+evolve = make_evolve(State)

@@ -3,6 +3,8 @@ the turn flow (`flow`, `combat`). Everything is immutable; `apply` builds new va
 
 from __future__ import annotations
 
+from engine.core.evolve import make_evolve
+
 from dataclasses import dataclass
 from typing import Any, Mapping, NamedTuple
 
@@ -128,16 +130,4 @@ class State:
         return tuple(p for p in self.seats if not self.players[p].eliminated)
 
 
-def _make_evolve():
-    """A fast `dataclasses.replace` for State (generated once from its field names)."""
-    from dataclasses import fields
-    names = [f.name for f in fields(State)]
-    params = ", ".join(f"{n}=_KEEP" for n in names)
-    body = "".join(f"    _set(new, {n!r}, s.{n} if {n} is _KEEP else {n})\n" for n in names)
-    src = f"def evolve(s, *, {params}):\n    new = _new(_State)\n{body}    return new\n"
-    scope = {"_KEEP": object(), "_new": object.__new__, "_set": object.__setattr__, "_State": State}
-    exec(src, scope)  # noqa: S102 - generated from the dataclass's own field names
-    return scope["evolve"]
-
-
-evolve = _make_evolve()
+evolve = make_evolve(State)
