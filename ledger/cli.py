@@ -20,7 +20,7 @@ from replay.narrate import narrate, result_lines, steps_json
 
 app = typer.Typer(
     name="ledger",
-    help="Record, replay and audit tabletop strategy games (Risk Europe).\n\n"
+    help="Record, replay and audit tabletop strategy games (Risk Europe, Risk Legacy).\n\n"
          "Example: ledger verify sample_logs/game42.jsonl",
     no_args_is_help=True,
     add_completion=False,
@@ -68,7 +68,13 @@ def _read_source(source: Path, db: Optional[Path]):
 
 
 def _judge_file(path: Path, data: Any, db: Optional[Path] = None, **kw: Any) -> Judgement:
-    return judge(_read_source(path, db), data=data, **kw)
+    read = _read_source(path, db)
+    first = read.events[0] if read.events else None
+    declared = first.payload.get("ruleset") if first is not None and isinstance(first.payload, dict) else None
+    if data is not None and declared not in (None, "risk-europe"):
+        raise LogFileError(f"{path}: --board/--cards/--missions are Risk Europe data files; this log "
+                           f"is {declared}")
+    return judge(read, data=data, **kw)
 
 
 def _emit_json(obj: Any) -> None:
