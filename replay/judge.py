@@ -237,33 +237,38 @@ def _start(first: RawEvent, name: str, findings: list[Finding]):
 
 def _judge_one(rs: Ruleset, state: Any, raw: RawEvent, name: str, digests: bool, views: bool):
     model = rs.payload_models.get(raw.type)
-    here = rs.position(state)
     if model is None:
         f = Finding(name, raw.line, raw.seq, "LOG-UNKNOWN-TYPE",
                     f"unknown event type {raw.type!r} for {rs.name}; known: {', '.join(sorted(rs.payload_models))}",
                     LOG_SECTION, "log", None, raw.type)
-        return StepRecord(raw.line, raw.seq, raw.type, raw.actor, raw.payload, "unreadable", [f], (), here), state, None
+        return StepRecord(raw.line, raw.seq, raw.type, raw.actor, raw.payload, "unreadable", [f], (),
+                          rs.position(state)), state, None
     try:
-        payload = model.model_validate(raw.payload)
+        # what `model.model_validate` calls, without its per-call argument checks
+        payload = model.__pydantic_validator__.validate_python(raw.payload)
     except ValidationError as exc:
         f = Finding(name, raw.line, raw.seq, "LOG-PAYLOAD", f"{raw.type} payload: {_payload_error(exc)}",
                     LOG_SECTION, "log", None, raw.type)
-        return StepRecord(raw.line, raw.seq, raw.type, raw.actor, raw.payload, "unreadable", [f], (), here), state, None
+        return StepRecord(raw.line, raw.seq, raw.type, raw.actor, raw.payload, "unreadable", [f], (),
+                          rs.position(state)), state, None
     event = Event(raw.seq, raw.type, raw.actor, payload)
     violations, nxt = rs.step(state, event)
     applied = nxt is not None
-    found = [Finding(name, raw.line, raw.seq, v.rule, v.message, v.section,
-                     "illegal" if v.blocking else "claim", applied if v.blocking else None, raw.type)
-             for v in violations]
-    if any(v.blocking for v in violations):
-        status = "illegal-applied" if applied else "skipped"
+    if violations:
+        found = [Finding(name, raw.line, raw.seq, v.rule, v.message, v.section,
+                         "illegal" if v.blocking else "claim", applied if v.blocking else None, raw.type)
+                 for v in violations]
+        if any(v.blocking for v in violations):
+            status = "illegal-applied" if applied else "skipped"
+        else:
+            status = "claim"
     else:
-        status = "claim" if violations else "ok"
+        found, status = [], "ok"
     if applied:
         state = nxt
         notes, pos = rs.notes(state), rs.position(state)
     else:
-        notes, pos = (), here
+        notes, pos = (), rs.position(state)
     rec = StepRecord(raw.line, raw.seq, raw.type, raw.actor, raw.payload, status, found, notes, pos)
     if digests:
         rec.digest = rs.digest(state)

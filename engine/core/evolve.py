@@ -1,4 +1,5 @@
-"""A fast `dataclasses.replace` for frozen, slotted state dataclasses (the hot path of apply)."""
+"""Fast copies of immutable state records (the hot path of apply): a `dataclasses.replace` for
+frozen state dataclasses and a `_replace` for NamedTuples, without per-call introspection."""
 
 from __future__ import annotations
 
@@ -7,13 +8,44 @@ from typing import Any, Callable
 
 
 def make_evolve(cls: type) -> Callable[..., Any]:
-    """`evolve(s, **changes)` for dataclass `cls`: generated once from its field names, it copies
-    every field without the per-call introspection `dataclasses.replace` does. The instance it
-    returns is new; `s` is untouched."""
+    """`evolve(s, **changes)` for frozen dataclass `cls`: a new instance with `changes`; `s` is
+    untouched; an unknown field name is a TypeError.
+
+    A class without __slots__ is copied by filling the new instance's dict in one call (about 4x
+    faster than setting ~25 attributes one by one); a slotted one gets a function generated from
+    its field names."""
     names = [f.name for f in fields(cls)]
+    if "__slots__" not in cls.__dict__:
+        known = frozenset(names)
+        new_instance = object.__new__
+
+        def evolve(s: Any, **changes: Any) -> Any:
+            if not known.issuperset(changes):
+                raise TypeError(f"evolve() got unexpected field(s): "
+                                f"{', '.join(sorted(set(changes) - known))}")
+            new = new_instance(cls)
+            d = new.__dict__
+            d.update(s.__dict__)
+            d.update(changes)
+            return new
+
+        return evolve
     params = ", ".join(f"{n}=_KEEP" for n in names)
     body = "".join(f"    _set(new, {n!r}, s.{n} if {n} is _KEEP else {n})\n" for n in names)
     src = f"def evolve(s, *, {params}):\n    new = _new(_cls)\n{body}    return new\n"
     scope = {"_KEEP": object(), "_new": object.__new__, "_set": object.__setattr__, "_cls": cls}
     exec(src, scope)  # noqa: S102 - generated from the dataclass's own field names
     return scope["evolve"]
+
+
+def fast_replace(cls: type) -> None:
+    """Give NamedTuple `cls` a `_replace` generated from its field names: the same result as the
+    stock one (which goes through `_make(map(kwds.pop, ...))`) in about a third less time.
+    `typing.NamedTuple` forbids defining `_replace` in the class body, hence this."""
+    names = cls._fields
+    params = ", ".join(f"{n}=_KEEP" for n in names)
+    items = "".join(f"self[{i}] if {n} is _KEEP else {n}, " for i, n in enumerate(names))
+    src = f"def _replace(self, *, {params}):\n    return _new(_cls, ({items}))\n"
+    scope = {"_KEEP": object(), "_new": tuple.__new__, "_cls": cls}
+    exec(src, scope)  # noqa: S102 - generated from the NamedTuple's own field names
+    cls._replace = scope["_replace"]
