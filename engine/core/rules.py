@@ -58,3 +58,31 @@ class RuleBook:
         """A Violation of rule `rule_id` (which must exist) with a specific message."""
         rule = self._rules[rule_id]
         return Violation(rule.id, message, rule.section, blocking)
+
+
+class Verdicts:
+    """What judging one event produced: its violations (citing a rule book) and notes for readers.
+
+    A ruleset subclasses it with its book: `class _Ctx(Verdicts): book = RULES`."""
+
+    __slots__ = ("v", "notes")
+    book: RuleBook
+
+    def __init__(self) -> None:
+        self.v: list[Violation] = []
+        self.notes: list[str] = []
+
+    def bad(self, rule: str, message: str) -> None:
+        """An illegal event that is still carried out (applied as recorded)."""
+        self.v.append(self.book.violation(rule, message))
+
+    def claim(self, rule: str, message: str) -> None:
+        """A wrong claim: reported; the rules' own value is used."""
+        self.v.append(self.book.violation(rule, message, blocking=False))
+
+    def skip(self, rule: str, message: str) -> None:
+        """An illegal event that cannot be carried out: report it; the caller returns None."""
+        self.v.append(self.book.violation(rule, message))
+
+    def note(self, text: str) -> None:
+        self.notes.append(text)

@@ -24,7 +24,7 @@ from typing import Callable
 from engine.core.canonical import sha256_hex
 from engine.core.dice import DiceTape, first_wrong_die, logged_dice
 from engine.core.events import Event
-from engine.core.rules import Violation
+from engine.core.rules import Verdicts, Violation
 from engine.core.ruleset import GameResult
 from engine.risk_legacy import world as W
 from engine.risk_legacy.board import COIN, FACTION_NAMES, FACTIONS, SCAR_EFFECTS, GameData, Territory
@@ -53,28 +53,11 @@ PACK_CONDITIONS = {
 }
 
 
-class _Ctx:
-    """What judging one event produced: violations and notes for readers."""
+class _Ctx(Verdicts):
+    """What judging one event produced: violations citing this ruleset's rules, and notes."""
 
-    __slots__ = ("v", "notes")
-
-    def __init__(self) -> None:
-        self.v: list[Violation] = []
-        self.notes: list[str] = []
-
-    def bad(self, rule: str, message: str) -> None:
-        """An illegal event that is still carried out (applied as recorded)."""
-        self.v.append(V(rule, message))
-
-    def claim(self, rule: str, message: str) -> None:
-        self.v.append(V(rule, message, blocking=False))
-
-    def skip(self, rule: str, message: str) -> None:
-        """An illegal event that cannot be carried out: report it; the caller returns None."""
-        self.v.append(V(rule, message))
-
-    def note(self, text: str) -> None:
-        self.notes.append(text)
+    __slots__ = ()
+    book = RULES
 
 
 # ---------------------------------------------------------------------------------------------
