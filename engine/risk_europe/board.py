@@ -3,13 +3,12 @@ corrected ones). Pure data: territories, cities, borders (land and sea-lines), t
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Mapping
 
-from engine.core.canonical import canonical_json, sha256_hex
+from engine.core.data import read_data_file
 from engine.risk_europe.missions import MissionBook, parse_missions
 
 Territory = str
@@ -82,13 +81,8 @@ class GameData:
         return tuple(t for t, c in self.cities.items() if c.gold)
 
 
-def _read_json(path: Path | None, default_name: str) -> tuple[dict, str]:
-    if path is None:
-        text = resources.files("engine.risk_europe").joinpath("data").joinpath(default_name).read_text("utf-8")
-    else:
-        text = Path(path).read_text("utf-8")
-    raw = json.loads(text)
-    return raw, sha256_hex(canonical_json(raw))
+def _read_json(path: str | Path | None, default_name: str) -> tuple[dict, str]:
+    return read_data_file("engine.risk_europe", default_name, path)
 
 
 class BoardDataError(ValueError):

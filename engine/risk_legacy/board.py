@@ -4,13 +4,11 @@ starting powers, the box's inventory and the sealed packs' opening conditions.""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
-from importlib import resources
 from pathlib import Path
 from typing import Mapping
 
-from engine.core.canonical import canonical_json, sha256_hex
+from engine.core.data import read_data_file
 
 Territory = str
 Continent = str
@@ -96,12 +94,7 @@ class BoardDataError(ValueError):
 
 
 def _read_json(path: str | Path | None, default_name: str) -> tuple[dict, str]:
-    if path is None:
-        text = resources.files("engine.risk_legacy").joinpath("data").joinpath(default_name).read_text("utf-8")
-    else:
-        text = Path(path).read_text("utf-8")
-    raw = json.loads(text)
-    return raw, sha256_hex(canonical_json(raw))
+    return read_data_file("engine.risk_legacy", default_name, path)
 
 
 def load_data(board_path: str | Path | None = None, rules_path: str | Path | None = None) -> GameData:

@@ -1,0 +1,21 @@
+"""Game data files (boards, cards, rule tables): a ruleset's shipped copy or a user's corrected
+file, with the digest every judgement names."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+
+from engine.core.canonical import canonical_json, sha256_hex
+
+
+def read_data_file(package: str, default_name: str, path: str | Path | None = None) -> tuple[dict, str]:
+    """(content, sha256 of its canonical JSON) of `path`, or of the file `default_name` shipped in
+    `package`'s data/ folder when no path is given."""
+    if path is None:
+        text = resources.files(package).joinpath("data").joinpath(default_name).read_text("utf-8")
+    else:
+        text = Path(path).read_text("utf-8")
+    raw = json.loads(text)
+    return raw, sha256_hex(canonical_json(raw))
