@@ -16,7 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from ledger import exitcodes
 from ledger.logfile import LogFileError, read_log
 from replay.judge import Judgement, judge
-from replay.narrate import narrate, result_lines, steps_json
+from replay.narrate import narrate, steps_json
 
 app = typer.Typer(
     name="ledger",

@@ -270,7 +270,7 @@ class _Table:
         if nxt is None or violations:
             raise SimulationError(f"{self.rec.game} seq {event.seq}: {type_} by {actor} {payload!r} is "
                                   f"rejected: {[v.as_dict() for v in violations]}")
-        before, self.state = self.state, nxt
+        self.state = nxt
         if type_ == "Recruited":
             payload = {**payload, "troops": sum(payload["placements"].values())}
         self.rec.add(type_, actor, **payload)

@@ -453,7 +453,7 @@ def _rolloff(s: State, e: Event, c: _Ctx) -> State | None:
         if not s.laid_out:
             c.bad("RL-SETUP-SIDEBOARD", "the face-up Territory cards must be laid out before the game begins")
         if not s.scars_dealt and sum(scar_cards_available(s).values()) >= len(s.seats):
-            c.bad("RL-SETUP-SCARS", f"there are Scar cards for every player: one must be dealt to each "
+            c.bad("RL-SETUP-SCARS", "there are Scar cards for every player: one must be dealt to each "
                   "before the game begins")
         if s.side.missions_left > 0 and s.side.mission is None:
             c.bad("RL-MISSION", "a Mission card is placed face up at the start of the game")
@@ -1066,7 +1066,7 @@ def _maneuvered(s: State, e: Event, c: _Ctx) -> State | None:
         c.bad("RL-MANEUVER-ONCE", f"{p} has already maneuvered this turn")
     if not anytime:
         if not f.recruited:
-            c.bad("RL-TURN-STEPS", f"the maneuver comes after recruiting, expanding and attacking")
+            c.bad("RL-TURN-STEPS", "the maneuver comes after recruiting, expanding and attacking")
         elif f.step == END:
             c.bad("RL-TURN-STEPS", "the maneuver comes before the end of the turn")
     if pay.troops == src.troops:
@@ -1118,7 +1118,7 @@ def _card_drawn(s: State, e: Event, c: _Ctx) -> State | None:
     if e.payload.troop:
         t = s.data.territory_of_card.get(card)
         if not has_power(s, p, "khan-card-troop"):
-            c.bad("RL-POWER-KHAN-CARD-TROOP", f"only Khan Industries with this power places a troop with a card")
+            c.bad("RL-POWER-KHAN-CARD-TROOP", "only Khan Industries with this power places a troop with a card")
         elif t is None or s.terr[t].owner != p:
             return c.skip("RL-POWER-KHAN-CARD-TROOP", "the troop goes into the card's territory, which must be theirs")
         if t is not None and s.terr[t].owner == p:
