@@ -70,3 +70,21 @@ def first_wrong_die(dice: list[int], seed: str) -> tuple[int, int, int] | None:
         if got != want:
             return i, got, want
     return None
+
+
+def record_dice(log, count: int, tape: "DiceTape | None", values: list[int]):
+    """Add dice to a game's dice log (face, previous cell) pairs, newest first.
+
+    Returns (new log, new count, mismatch): with a known seed's `tape`, mismatch is (index in the
+    game, face logged, face the seed gives, the seed's faces for these dice) for the first die
+    that differs; else None."""
+    cell = log
+    for v in values:
+        cell = (v, cell)
+    wrong = None
+    if tape is not None:
+        want = tape.take(count, len(values))
+        if list(values) != want:
+            k = next(i for i, (a, b) in enumerate(zip(values, want)) if a != b)
+            wrong = (count + k, values[k], want[k], want)
+    return cell, count + len(values), wrong

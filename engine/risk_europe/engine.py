@@ -15,7 +15,7 @@ from engine.risk_europe.state import evolve as replace
 from typing import Callable
 
 from engine.core.canonical import sha256_hex
-from engine.core.dice import DiceTape, first_wrong_die, logged_dice
+from engine.core.dice import DiceTape, first_wrong_die, logged_dice, record_dice
 from engine.core.events import Event
 from engine.core.rules import Verdicts, Violation
 from engine.core.ruleset import GameResult
@@ -232,17 +232,12 @@ def _step_of(round_: int, turn: int, index: int, n: int) -> int:
 def _roll(s: State, values: list[int], c: _Ctx) -> State:
     """Record dice in the game's dice log; in a seeded game whose seed the judge already knows,
     check each die against the seed's stream here, at its own line (RE-DICE-SEED)."""
-    cell = s.dice_log
-    for v in values:
-        cell = (v, cell)
-    n = s.dice_count
-    if s.dice_tape is not None:
-        want = s.dice_tape.take(n, len(values))
-        if list(values) != want:
-            k = next(i for i, (a, b) in enumerate(zip(values, want)) if a != b)
-            c.bad("RE-DICE-SEED", f"die #{n + k + 1} of the game shows {values[k]}; the revealed seed "
-                  f"gives {want[k]} (dice here {list(values)}, seed {want})")
-    return replace(s, dice_log=cell, dice_count=n + len(values))
+    log, count, wrong = record_dice(s.dice_log, s.dice_count, s.dice_tape, values)
+    if wrong is not None:
+        i, got, want, seed_faces = wrong
+        c.bad("RE-DICE-SEED", f"die #{i + 1} of the game shows {got}; the revealed seed gives {want} "
+              f"(dice here {list(values)}, seed {seed_faces})")
+    return replace(s, dice_log=log, dice_count=count)
 
 
 def _seat_ordered_rolls(s: State, rolls: dict[str, list[int]]) -> list[int]:

@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Callable
 
 from engine.core.canonical import sha256_hex
-from engine.core.dice import DiceTape, first_wrong_die, logged_dice
+from engine.core.dice import DiceTape, first_wrong_die, logged_dice, record_dice
 from engine.core.events import Event
 from engine.core.rules import Verdicts, Violation
 from engine.core.ruleset import GameResult
@@ -340,17 +340,12 @@ def _turn_in(side: Sideboard, cards: list[str]) -> Sideboard:
 
 def _roll(s: State, values: list[int], c: _Ctx) -> State:
     """Record dice; with the seed already known, check each against its stream (RL-DICE-SEED)."""
-    cell = s.dice_log
-    for v in values:
-        cell = (v, cell)
-    n = s.dice_count
-    if s.dice_tape is not None:
-        want = s.dice_tape.take(n, len(values))
-        if list(values) != want:
-            k = next(i for i, (a, b) in enumerate(zip(values, want)) if a != b)
-            c.bad("RL-DICE-SEED", f"die #{n + k + 1} of the game shows {values[k]}; the revealed seed "
-                  f"gives {want[k]} (dice here {list(values)}, seed {want})")
-    return replace(s, dice_log=cell, dice_count=n + len(values))
+    log, count, wrong = record_dice(s.dice_log, s.dice_count, s.dice_tape, values)
+    if wrong is not None:
+        i, got, want, seed_faces = wrong
+        c.bad("RL-DICE-SEED", f"die #{i + 1} of the game shows {got}; the revealed seed gives {want} "
+              f"(dice here {list(values)}, seed {seed_faces})")
+    return replace(s, dice_log=log, dice_count=count)
 
 
 def _seat_ordered(s: State, rolls: dict[str, list[int]]) -> list[int]:
