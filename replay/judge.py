@@ -157,7 +157,7 @@ def judge(read: LogRead, *, data: Any = None, digests: bool = False, views: bool
         j.fatal = findings[-1].message if findings else "the log does not start a game"
         return j
     if data is None:
-        data = rs.load_data()
+        data = shipped_data(rs)
     j.ruleset, j.ruleset_version, j.data_digest = rs.name, rs.version, rs.data_digest(data)
     j.players = [p.id for p in start.players]
     start_problems = rs.check_start(start, data)
@@ -179,17 +179,18 @@ def judge(read: LogRead, *, data: Any = None, digests: bool = False, views: bool
     if views:
         j.start_view = rs.snapshot(state)
     total = len(events)
+    record = keep_steps or digests or views
     for i, raw in enumerate(events[1:], start=1):
         if on_event is not None and i % 256 == 0:
             on_event(i, total)
-        rec = _judge_one(rs, state, raw, name, digests, views)
-        if observer is not None and rec[1] is not state:
-            observer.observe(state, rec[1], raw.seq, raw.type, rec[2])
-        state = rec[1]
-        if keep_steps:
-            j.steps.append(rec[0])
-        if rec[0].findings:
-            findings.extend(rec[0].findings)
+        rec, after, payload, found = _judge_one(rs, state, raw, name, digests, views, record)
+        if observer is not None and after is not state:
+            observer.observe(state, after, raw.seq, raw.type, payload)
+        state = after
+        if record:
+            j.steps.append(rec)
+        if found:
+            findings.extend(found)
             if strict:
                 break
         if raw.type == "GameEnded":
@@ -215,6 +216,18 @@ def judge(read: LogRead, *, data: Any = None, digests: bool = False, views: bool
     return j
 
 
+_SHIPPED: dict[str, Any] = {}
+
+
+def shipped_data(rs: Ruleset) -> Any:
+    """The ruleset's shipped board and card data, loaded once per process (game data records
+    are never changed once loaded; a corrected file is passed to `judge` as `data`)."""
+    data = _SHIPPED.get(rs.name)
+    if data is None:
+        data = _SHIPPED[rs.name] = rs.load_data()
+    return data
+
+
 def _start(first: RawEvent, name: str, findings: list[Finding]):
     def fail(message: str):
         findings.append(Finding(name, first.line, first.seq, "RE-START", message, LOG_SECTION, "illegal", False))
@@ -235,24 +248,26 @@ def _start(first: RawEvent, name: str, findings: list[Finding]):
     return rs, start
 
 
-def _judge_one(rs: Ruleset, state: Any, raw: RawEvent, name: str, digests: bool, views: bool):
+def _judge_one(rs: Ruleset, state: Any, raw: RawEvent, name: str, digests: bool, views: bool,
+               record: bool = True):
+    """Judge one read event against `state`: (its StepRecord, or None when `record` is false;
+    the state after it; its validated payload, or None; its findings)."""
     model = rs.payload_models.get(raw.type)
     if model is None:
         f = Finding(name, raw.line, raw.seq, "LOG-UNKNOWN-TYPE",
                     f"unknown event type {raw.type!r} for {rs.name}; known: {', '.join(sorted(rs.payload_models))}",
                     LOG_SECTION, "log", None, raw.type)
-        return StepRecord(raw.line, raw.seq, raw.type, raw.actor, raw.payload, "unreadable", [f], (),
-                          rs.position(state)), state, None
+        return (StepRecord(raw.line, raw.seq, raw.type, raw.actor, raw.payload, "unreadable", [f], (),
+                           rs.position(state)) if record else None), state, None, [f]
     try:
         # what `model.model_validate` calls, without its per-call argument checks
         payload = model.__pydantic_validator__.validate_python(raw.payload)
     except ValidationError as exc:
         f = Finding(name, raw.line, raw.seq, "LOG-PAYLOAD", f"{raw.type} payload: {_payload_error(exc)}",
                     LOG_SECTION, "log", None, raw.type)
-        return StepRecord(raw.line, raw.seq, raw.type, raw.actor, raw.payload, "unreadable", [f], (),
-                          rs.position(state)), state, None
-    event = Event(raw.seq, raw.type, raw.actor, payload)
-    violations, nxt = rs.step(state, event)
+        return (StepRecord(raw.line, raw.seq, raw.type, raw.actor, raw.payload, "unreadable", [f], (),
+                           rs.position(state)) if record else None), state, None, [f]
+    violations, nxt = rs.step(state, Event(raw.seq, raw.type, raw.actor, payload))
     applied = nxt is not None
     if violations:
         found = [Finding(name, raw.line, raw.seq, v.rule, v.message, v.section,
@@ -266,12 +281,13 @@ def _judge_one(rs: Ruleset, state: Any, raw: RawEvent, name: str, digests: bool,
         found, status = [], "ok"
     if applied:
         state = nxt
-        notes, pos = rs.notes(state), rs.position(state)
-    else:
-        notes, pos = (), rs.position(state)
-    rec = StepRecord(raw.line, raw.seq, raw.type, raw.actor, raw.payload, status, found, notes, pos)
+    if not record:                  # audit and verify: the findings and the state are all they need
+        return None, state, payload, found
+    notes = rs.notes(state) if applied else ()
+    rec = StepRecord(raw.line, raw.seq, raw.type, raw.actor, raw.payload, status, found, notes,
+                     rs.position(state))
     if digests:
         rec.digest = rs.digest(state)
     if views:
         rec.view = rs.snapshot(state)
-    return rec, state, payload
+    return rec, state, payload, found

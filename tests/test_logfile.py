@@ -774,3 +774,40 @@ def test_the_reader_never_raises_on_garbage(text):
     read = read_log_text(text)
     assert read.problems  # garbage never reads as a clean log
     assert all(problem.rule in LOG_RULES for problem in read.problems)
+
+
+# --- the fast JSON path (orjson) reads exactly what json reads ---------------------------------
+
+def _stdlib_reader(monkeypatch):
+    import ledger.logfile as lf
+    monkeypatch.setattr(lf, "orjson", None)
+    monkeypatch.setattr(lf, "_parse_line", lf._make_parse_line())
+
+
+TRICKY_LINES = [
+    '{"v":1,"game":"g","seq":0,"type":"Noted","actor":null,"payload":{"n":-9223372036854775809}}',
+    '{"v":1,"game":"g","seq":1,"type":"Noted","actor":null,"payload":{"n":123456789012345678901234567890}}',
+    '{"v":1,"game":"g","seq":2,"type":"Noted","actor":null,"payload":{"x":NaN,"y":1e-07}}',
+    '{"v":1,"game":"g","seq":3,"type":"Noted","actor":null,"payload":{"s":"\\ud800"}}',
+    '{"v":1,"game":"g","seq":4,"type":"Noted","actor":null,"payload":{"s":"caf\\u00e9 \\u2028"}}',
+    ' {"v":1,"game":"g","seq":5,"type":"Noted","actor":null,"payload":{}} ',
+    '{"v":1,"game":"g","seq":6,"type":"Noted","actor":null,"payload":{"a":1e400}}',
+    '{"v":1,"game":"g","seq":7,"type":"Noted","actor":null,"payload":{"a":1,}}',
+]
+
+
+def test_fast_and_stdlib_readers_agree_on_every_sample_and_on_tricky_lines(monkeypatch):
+    samples = sorted((Path(__file__).resolve().parent.parent / "sample_logs").rglob("*.jsonl"))
+    assert len(samples) > 20
+    texts = [(str(p), p.read_text("utf-8")) for p in samples]
+    sealed_tricky = "\n".join(format_line(e) for e in seal(
+        [make_envelope(GAME, i, "Noted", None, {"n": v}) for i, v in
+         enumerate([2**70, -(2**63) - 1, 1e-07, 1e16, 0.1, "\u00e9\u2028\x7f\x1f"])])) + "\n"
+    texts += [("tricky", "\n".join(TRICKY_LINES) + "\n"), ("tricky-sealed", sealed_tricky)]
+    fast = [read_log_text(t, n) for n, t in texts]
+    _stdlib_reader(monkeypatch)
+    slow = [read_log_text(t, n) for n, t in texts]
+    for a, b in zip(fast, slow):
+        assert a == b, a.name
+    tricky = fast[-1]
+    assert tricky.problems == [] and [e.payload["n"] for e in tricky.events][:2] == [2**70, -(2**63) - 1]
