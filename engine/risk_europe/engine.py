@@ -140,13 +140,19 @@ def cities_of(s: State, p: PlayerId) -> list[Territory]:
 
 
 def units_on_board(s: State, p: PlayerId) -> Units:
-    total = NO_UNITS
+    fo = ar = ca = si = 0          # summed as ints: a Units per territory costs 3x as much
     for x in s.terr.values():
         if x.owner == p:
-            total = total + x.units
+            u = x.units
         elif x.attacker == p:
-            total = total + x.attacker_units
-    return total
+            u = x.attacker_units
+        else:
+            continue
+        fo += u[0]
+        ar += u[1]
+        ca += u[2]
+        si += u[3]
+    return Units(fo, ar, ca, si)
 
 
 def reserve(s: State, p: PlayerId) -> Units:
@@ -290,7 +296,7 @@ def _close_turn(s: State, c: _Ctx, lenient: bool) -> State:
 
 def _enter_battles(s: State, c: _Ctx) -> State:
     s = replace(s, flow=s.flow._replace(phase="battles", order_done=None), step=s.flow.round * 1000 + BATTLE_SLOT)
-    disputed = [t for t, x in s.terr.items() if x.is_disputed]
+    disputed = [t for t, x in s.terr.items() if x.attacker is not None]   # is_disputed, inlined
     if not disputed:
         return _end_round(s, c)
     c.note(f"Battles to fight in round {s.flow.round}: {', '.join(disputed)}; {s.marker} chooses the order")
@@ -299,6 +305,22 @@ def _enter_battles(s: State, c: _Ctx) -> State:
 
 def _last_turn(f: Flow) -> bool:
     return f.turn == 2 and f.index == len(f.order) - 1
+
+
+def _next_slot(f: Flow, player: PlayerId) -> tuple[int, int] | None:
+    """The (turn, index) of `player`'s next turn in this round after the current one, if any."""
+    order = f.order
+    if f.turn == 1:
+        for i in range(f.index + 1, len(order)):
+            if order[i] == player:
+                return 1, i
+        start = 0
+    else:
+        start = f.index + 1
+    for i in range(start, len(order)):
+        if order[i] == player:
+            return 2, i
+    return None
 
 
 def _resync(s: State, e: Event, c: _Ctx) -> State:
@@ -319,11 +341,9 @@ def _resync(s: State, e: Event, c: _Ctx) -> State:
         if e.actor == current and f.card is None:
             return s
         # find the actor's next turn slot in this round
-        slots = [(t, i) for t in (1, 2) for i in range(len(f.order))
-                 if (t, i) > (f.turn, f.index) and f.order[i] == e.actor]
-        if not slots:
+        target = _next_slot(f, e.actor)
+        if target is None:
             return s
-        target = slots[0]
         while s.flow.phase == "turn" and (s.flow.turn, s.flow.index) < target:
             s = _close_turn(s, c, lenient=not _turn_closable(s.flow))
         return s
@@ -1764,7 +1784,7 @@ def _battle_end(s: State, c: _Ctx) -> State:
             players[b.attacker] = ps._replace(coins=ps.coins + 4)
             c.note(f"Stockholm tile (Raid & Pillage): {b.attacker} collects 4 coins")
     s = replace(s, terr=terr, players=players, battle=None, fought=s.fought + (t,), last_battle=(t, winner))
-    if not any(v.is_disputed for v in terr.values()):
+    if all(v.attacker is None for v in terr.values()):     # nothing is disputed any more
         return _end_round(s, c)
     return s
 
