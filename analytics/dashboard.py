@@ -241,8 +241,39 @@ SECTIONS = ("Outcomes", "King's Orders", "Battle luck", "Dice")
 
 def dashboard_charts(t: Tables,
                      step: Callable[[str], None] | None = None) -> tuple[list[Chart], dict]:
-    """Every chart of the page (in order) and the tables shown with them."""
+    """Every chart of the page (in order) and the tables shown with them. The Risk Europe
+    sections are left out of a store that holds only Risk Legacy games; the Risk Legacy ones
+    (analytics.dashboard_legacy) are there when it holds any."""
+    from analytics.dashboard_legacy import has_legacy_games, legacy_charts
+
     tick = step or (lambda _: None)
+    legacy = has_legacy_games(t)
+    europe = not legacy or _has_europe_games(t)
+    charts: list[Chart] = []
+    extra: dict[str, Any] = {"europe": europe, "legacy": legacy, "notes": {}}
+    if europe:
+        charts += _europe_charts(t, tick, extra)
+    else:
+        for label in ("outcomes", "King's Orders", "battle luck"):
+            tick(label)
+    tick("Risk Legacy")
+    if legacy:
+        more, extra["notes"] = legacy_charts(t)
+        charts += more
+    tick("dice")
+    fairness = {level: q.dice_fairness(t, level) for level in q.FAIRNESS_LEVELS}
+    charts += [_dice_faces(t), _p_values(fairness["player in game"])]
+    extra["summary"] = q.corpus_summary(t)
+    extra["fairness"] = fairness
+    return charts, extra
+
+
+def _has_europe_games(t: Tables) -> bool:
+    europe = t.games.filter(pl.col("ruleset") == "risk-europe").select(pl.len()).collect().item()
+    return europe > 0 or t.outcomes.select(pl.len()).collect().item() > 0
+
+
+def _europe_charts(t: Tables, tick: Callable[[str], None], extra: dict) -> list[Chart]:
     charts: list[Chart] = []
     seat = lambda s: f"seat {s + 1}" if s is not None else "?"  # noqa: E731
     tick("outcomes")
@@ -278,17 +309,10 @@ def dashboard_charts(t: Tables,
     tick("battle luck")
     per = q.luck_by_player_game(t)
     charts += [_calibration(t), _luck_histogram(per), _luck_by_player(t)]
-    tick("dice")
-    fairness = {level: q.dice_fairness(t, level) for level in q.FAIRNESS_LEVELS}
-    charts += [_dice_faces(t), _p_values(fairness["player in game"])]
-    extra = {
-        "summary": q.corpus_summary(t),
-        "fairness": fairness,
-        "luckiest": per.sort(["luck", "game_id", "player"],
-                             descending=[True, False, False]).head(10),
-        "unluckiest": per.sort(["luck", "game_id", "player"]).head(10),
-    }
-    return charts, extra
+    extra["luckiest"] = per.sort(["luck", "game_id", "player"],
+                                 descending=[True, False, False]).head(10)
+    extra["unluckiest"] = per.sort(["luck", "game_id", "player"]).head(10)
+    return charts
 
 
 def dashboard_stats(t: Tables, only: list[str] | None = None) -> dict[str, Any]:
@@ -346,13 +370,26 @@ def _fairness_summary(fairness: dict[str, pl.DataFrame]) -> pl.DataFrame:
 
 
 def _page(t: Tables, charts: list[Chart], extra: dict) -> str:
+    from analytics.dashboard_legacy import SECTIONS as LEGACY_SECTIONS, legacy_summary_text
+
     s = extra["summary"].to_dicts()[0] if extra["summary"].height else {}
+    europe, legacy = extra.get("europe", True), extra.get("legacy", False)
     fragments = chart_html(charts)
     sections = []
-    for section in SECTIONS:
+    shown = ([*SECTIONS[:-1]] if europe else []) + ([*LEGACY_SECTIONS] if legacy else []) \
+        + [SECTIONS[-1]]
+    for section in shown:
         body = "".join(fragments[c.id] for c in charts if c.section == section)
-        sections.append(f"<h2>{html.escape(section)}</h2><div class='grid'>{body}</div>")
-        if section == "Battle luck":
+        heading = f"Risk Europe: {section[0].lower()}{section[1:]}" if (
+            legacy and section in SECTIONS[:-1] and section != "King's Orders") else section
+        sections.append(f"<h2>{html.escape(heading)}</h2><div class='grid'>{body}</div>")
+        if section in extra["notes"]:
+            sections.append(extra["notes"][section])
+        if section == "Dice" and legacy:
+            sections.append("<p class='note'>Dice of every ruleset: Risk Europe's roll-offs, "
+                            "siege assaults, battles and re-rolls, Risk Legacy's roll-offs and "
+                            "attack rolls.</p>")
+        if section == "Battle luck" and europe:
             sections.append(
                 "<h3>The luckiest players in one game</h3>"
                 "<p class='note'>Luck is battles won minus the battles the exact odds expected "
@@ -375,11 +412,20 @@ def _page(t: Tables, charts: list[Chart], extra: dict) -> str:
                          {"expected_by_chance": ".2f"})
                 + _table(flagged, FLAGGED_COLUMNS, {"p_value": ".1e"},
                          "No group of dice is flagged: every tested group looks like fair dice."))
-    title = f"Risk Europe games: {t.title}"
+    rulesets = " and ".join(name for name, shown in (("Risk Europe", europe),
+                                                      ("Risk Legacy", legacy)) if shown)
+    title = f"{rulesets} games: {t.title}"
     summary = (f"{_plural(s.get('games', 0), 'game')} ({s.get('finished_games', 0):,} finished), "
                f"{_plural(s.get('battles', 0), 'battle')}, "
                f"{_plural(s.get('dice', 0), 'die', 'dice')} rolled, "
                f"{_plural(s.get('cards_played', 0), 'card')} played")
+    if legacy:
+        europe_part = (f"Risk Europe: {_plural(s.get('games', 0), 'game')} "
+                       f"({s.get('finished_games', 0):,} finished), "
+                       f"{_plural(s.get('battles', 0), 'battle')}, "
+                       f"{_plural(s.get('cards_played', 0), 'card')} played; ") if europe else ""
+        summary = (f"{europe_part}{legacy_summary_text(t)}; "
+                   f"{_plural(s.get('dice', 0), 'die', 'dice')} rolled")
     return html_page(title, f"<h1>{html.escape(title)}</h1><p class='note'>"
                      f"{html.escape(summary)}. Built by <code>ledger dashboard</code> from the "
                      f"ledger store; the same numbers: <code>ledger stats --json</code>.</p>"

@@ -22,6 +22,9 @@ The five tables (their columns in COLUMNS, explained in docs/analytics.md):
 - player_rounds: each player's holdings at the end of each round (round 0: kingdoms placed).
 - outcomes: one row per player: seat, starting city, opening bid, won or not, rounds played.
 
+Risk Legacy games fill `dice` and three tables of their own, legacy_outcomes, legacy_battles and
+legacy_games (analytics.extract_legacy). A ruleset without a fold here makes no rows.
+
 Pure: no I/O; the exact odds are memoized per battle (analytics.odds).
 """
 
@@ -34,6 +37,7 @@ from typing import Any
 import polars as pl
 from pydantic import ValidationError
 
+from analytics.extract_legacy import LEGACY_COLUMNS, LegacyFold
 from analytics.odds import DEFAULT_POLICY, Policy, battle_odds, luck, next_rank
 from engine.core.events import Event
 from engine.core.ruleset import get_ruleset, ruleset_names
@@ -79,6 +83,7 @@ COLUMNS: dict[str, dict[str, Any]] = {
         "opening_bid": I, "first_player": B, "won": B, "win_share": F, "finished": B,
         "rounds": I, "reason": S, "crowns": I, "territories": I, "eliminated": B,
     },
+    **LEGACY_COLUMNS,
 }
 TABLES = tuple(COLUMNS)
 
@@ -118,10 +123,8 @@ def extract_rows(read: LogRead, *, data: Any = None, policy: Policy = DEFAULT_PO
     """
     events = read.events
     rows = GameRows(events[0].game if events else None)
-    if not events or events[0].type != "GameStarted" or not isinstance(events[0].payload, dict):
-        return rows
-    name = events[0].payload.get("ruleset")
-    if name != "risk-europe" or name not in ruleset_names():
+    name = _ruleset_of(read)
+    if name is None or name not in ruleset_names():
         return rows
     rs = get_ruleset(name)
     try:
@@ -137,7 +140,7 @@ def extract_rows(read: LogRead, *, data: Any = None, policy: Policy = DEFAULT_PO
                  and isinstance(e.payload, dict) and isinstance(e.payload.get("seed"), str)]
         if seeds:
             state = rs.reveal_seed(state, seeds[-1])
-    fold = _Fold(rows, policy)
+    fold = _fold(name, rows, policy)
     models = rs.payload_models
     for raw in events[1:]:
         model = models.get(raw.type)
@@ -161,19 +164,30 @@ def extract_rows(read: LogRead, *, data: Any = None, policy: Policy = DEFAULT_PO
 
 def judge_with_rows(read: LogRead, *, data: Any = None, policy: Policy = DEFAULT_POLICY):
     """Judge a log and take its analytics rows from the same fold (one pass, as ingest wants):
-    (Judgement, GameRows). Rows only for Risk Europe games, as extract_rows."""
+    (Judgement, GameRows). Rows for the rulesets extract_rows reads (Risk Europe, Risk Legacy)."""
     from replay.judge import judge
 
     events = read.events
     rows = GameRows(events[0].game if events else None)
-    is_risk_europe = (bool(events) and events[0].type == "GameStarted"
-                      and isinstance(events[0].payload, dict)
-                      and events[0].payload.get("ruleset") == "risk-europe")
-    fold = _Fold(rows, policy) if is_risk_europe else None
+    name = _ruleset_of(read)
+    fold = _fold(name, rows, policy) if name in FOLDS else None
     j = judge(read, data=data, keep_steps=False, observer=fold)
     if fold is not None and j.final_state is None:      # the start could not be judged: no rows
         rows = GameRows(rows.game_id)
     return j, rows
+
+
+def _ruleset_of(read: LogRead) -> str | None:
+    """The ruleset a log's GameStarted names, when it is one with a fold here."""
+    events = read.events
+    if not events or events[0].type != "GameStarted" or not isinstance(events[0].payload, dict):
+        return None
+    name = events[0].payload.get("ruleset")
+    return name if name in FOLDS else None
+
+
+def _fold(ruleset: str, rows: GameRows, policy: Policy):
+    return _Fold(rows, policy) if ruleset == "risk-europe" else FOLDS[ruleset](rows)
 
 
 def _seat(s: State, player: str) -> int | None:
@@ -368,3 +382,7 @@ class _Fold:
                 1.0 / len(winners) if p in winners else 0.0, result is not None, rounds,
                 result.reason if result is not None else None, crowns(s, p),
                 len(territories_of(s, p)), ps.eliminated))
+
+
+# the ruleset -> the reader of its fold (observe / finish)
+FOLDS = {"risk-europe": _Fold, "risk-legacy": LegacyFold}

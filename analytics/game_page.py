@@ -1,5 +1,8 @@
 """A picture of one game: the crown race, coins, army size and territories by round for each
-player, and the board after any turn on a map of Europe with a slider over the turns.
+player, and the board after any turn on a map of Europe with a slider over the turns. A game of
+another ruleset (Risk Legacy) gets the race its board view carries (Red Stars, troops,
+territories, resources) and the board after each turn as the replay prints it (the ruleset's
+`board_lines`): there is no map of its board here.
 
     j = judge(read_log("game42.jsonl"), views=True)    # views: the board after every event
     render_game_page(j, "game.html")                    # one self-contained HTML page
@@ -229,14 +232,15 @@ def map_figure(j: Judgement, frames: list[_Frame], data: Any, colours: dict) -> 
 
 
 def _line_chart(chart_id: str, title: str, y_title: str, series: dict[int, dict],
-                players: list[str], colours: dict, value) -> Chart:
+                players: list[str], colours: dict, value,
+                x_title: str = "end of round (0: kingdoms placed)") -> Chart:
     rounds = list(series)
     fig = go.Figure()
     for p in players:
         fig.add_trace(go.Scatter(x=rounds, y=[value(series[r], p) for r in rounds],
                                  mode="lines+markers", name=p, line={"color": colours[p]}))
     fig.update_layout(title={"text": title, "x": 0.01, "font": {"size": 15}},
-                      xaxis_title="end of round (0: kingdoms placed)", yaxis_title=y_title,
+                      xaxis_title=x_title, yaxis_title=y_title,
                       template="plotly_white", width=CHART_WIDTH, height=CHART_HEIGHT,
                       margin={"l": 60, "r": 20, "t": 60, "b": 50},
                       legend={"orientation": "h", "y": -0.3})
@@ -261,6 +265,8 @@ def render_game_page(j: Judgement, out_path: str | Path, *, data: Any = None) ->
         raise ValueError(f"{j.file}: there is no game to draw ({j.fatal or 'no events'})")
     if all(step.view is None for step in j.steps):
         raise ValueError(f"{j.file}: the judgement has no boards; judge it with views=True")
+    if j.ruleset != "risk-europe":
+        return _render_lines_page(j, out_path)
     if data is None:
         from engine.risk_europe.board import default_data
         data = default_data()
@@ -287,16 +293,8 @@ def render_game_page(j: Judgement, out_path: str | Path, *, data: Any = None) ->
                           annotation_text=f"{WIN_CROWNS} crowns win",
                           annotation_position="top left")
     fragments = chart_html(charts)
-    if j.result is None:
-        outcome = "not over"
-    elif j.result.winners:
-        verb = "wins" if len(j.result.winners) == 1 else "win"
-        outcome = (f"{' and '.join(j.result.winners)} {verb} ({j.result.reason}) "
-                   f"in round {j.result.round}")
-    else:
-        outcome = f"no winner ({j.result.reason})"
     findings = len(j.findings)
-    title = f"Game {j.game_id}: {outcome}"
+    title = f"Game {j.game_id}: {_outcome(j)}"
     body = (f"<h1>{html.escape(title)}</h1><p class='note'>{html.escape(', '.join(j.players))}; "
             f"{j.events} events, {findings} finding{'s' if findings != 1 else ''} "
             f"(<code>ledger audit</code>). Territories are drawn at approximate real-world "
@@ -306,4 +304,113 @@ def render_game_page(j: Judgement, out_path: str | Path, *, data: Any = None) ->
             f"<h2>By round</h2><div class='grid'>"
             + "".join(fragments[c.id] for c in charts[1:]) + "</div>")
     size = write_page(html_page(title, body, head=geo_assets_script()), out_path)
+    return GamePageReport(Path(out_path), len(frames), n, size)
+
+
+def _outcome(j: Judgement) -> str:
+    if j.result is None:
+        return "not over"
+    if j.result.winners:
+        verb = "wins" if len(j.result.winners) == 1 else "win"
+        return (f"{' and '.join(j.result.winners)} {verb} ({j.result.reason}) "
+                f"in round {j.result.round}")
+    return f"no winner ({j.result.reason})"
+
+
+# --- a ruleset without a map here (Risk Legacy): the board as the replay prints it -----------
+
+# what a turn's events did, in a turn's label ("recruits · attacks 3× · takes 2 · draws a card")
+TURN_ACTS = {"RedStarBought": "buys a Red Star", "JoinedWar": "joins the war",
+             "Recruited": "recruits", "Expanded": "expands", "AttackDeclared": "attacks",
+             "MovedIn": "takes", "MissileFired": "fires a Missile", "ScarPlaced": "places a scar",
+             "Maneuvered": "maneuvers", "CardDrawn": "draws a card",
+             "MissionCompleted": "completes a mission", "RewardChosen": "chooses a reward"}
+# the races charted when the board view carries them: key, title, axis
+RACES = (("red_stars", "The Red Star race ({rounds}; 4 Red Stars win)", "Red Stars"),
+         ("troops", "Troops on the board ({rounds})", "troops"),
+         ("territories", "Territories held ({rounds})", "territories"),
+         ("resources", "Resources in hand ({rounds})", "resources on their cards"))
+
+
+def turn_frames(j: Judgement) -> list[_Frame]:
+    """The board after each faction is chosen, each turn and the rewards, labelled with what
+    happened ("Round 2, ann: recruits · attacks 4× · takes 3")."""
+    frames: list[_Frame] = []
+    acts: dict[str, int] = {}
+    open_frame: _Frame | None = None
+    for step in j.steps:
+        if step.view is None or step.status not in APPLIED:
+            continue
+        phase, round_, _ = step.position
+        if step.type == "FactionChosen":
+            frames.append(_Frame(f"Setup: {step.actor} takes {step.payload.get('faction', '?')} "
+                                 f"in {step.payload.get('territory', '?')}", step.view))
+            continue
+        if (open_frame is not None and phase == "over"
+                and not open_frame.label.startswith("The end")):
+            open_frame.label += _acts_text(acts)        # the game ended in this turn
+            open_frame = None
+        if step.type not in TURN_ACTS and step.type != "TurnEnded" and open_frame is None:
+            if frames:
+                frames[-1].view = step.view
+            continue
+        if open_frame is None:
+            who = step.actor or "the table"
+            head = "The end" if phase == "over" else f"Round {round_}, {who}"
+            open_frame, acts = _Frame(head, step.view), {}
+            frames.append(open_frame)
+        open_frame.view = step.view
+        if step.type in TURN_ACTS:
+            acts[TURN_ACTS[step.type]] = acts.get(TURN_ACTS[step.type], 0) + 1
+        if step.type == "TurnEnded":
+            open_frame.label += _acts_text(acts)
+            open_frame = None
+    if open_frame is not None:
+        open_frame.label += _acts_text(acts)
+    return frames
+
+
+def _acts_text(acts: dict[str, int]) -> str:
+    if not acts:
+        return ": nothing recorded"
+    return ": " + " · ".join(a if n == 1 else f"{a} {n}×" for a, n in acts.items())
+
+
+def _render_lines_page(j: Judgement, out_path: str | Path) -> GamePageReport:
+    from engine.core.ruleset import get_ruleset
+
+    rs = get_ruleset(j.ruleset)
+    lines_of = rs.board_lines or (lambda view, indent="": [json.dumps(view, default=str)])
+    frames = turn_frames(j)
+    if not frames:
+        raise ValueError(f"{j.file}: no turn was played: there is no board to draw")
+    colours = player_colours(j.players)
+    series = round_series(j)
+    n = len(series) - 1 if 0 in series else len(series)
+    rounds = f"{n} round{'s' if n != 1 else ''}"
+    first = next(iter(series.values()), {}).get("players", {})
+    some = next(iter(first.values()), {}) if first else {}
+    charts = [_line_chart(f"race-{key.replace('_', '-')}", title.format(rounds=rounds), axis,
+                          series, j.players, colours,
+                          lambda v, p, key=key: v["players"].get(p, {}).get(key),
+                          x_title="end of round (0: factions chosen)")
+              for key, title, axis in RACES if key in some]
+    fragments = chart_html(charts)
+    boards = []
+    for k, f in enumerate(frames):
+        text = "\n".join(lines_of(f.view, "")) or "(an empty board)"
+        is_open = " open" if k == len(frames) - 1 else ""
+        boards.append(f"<details{is_open}><summary>{html.escape(f.label)}</summary>"
+                      f"<pre>{html.escape(text)}</pre></details>")
+    findings = len(j.findings)
+    title = f"Game {j.game_id}: {_outcome(j)}"
+    body = (f"<h1>{html.escape(title)}</h1><p class='note'>{html.escape(rs.title)}; "
+            f"{html.escape(', '.join(j.players))}; {j.events} events, {findings} "
+            f"finding{'s' if findings != 1 else ''} (<code>ledger audit</code>). There is no "
+            f"map of this board here: the board after each turn is as "
+            f"<code>ledger replay</code> prints it.</p>"
+            + ("<h2>By round</h2><div class='grid'>"
+               + "".join(fragments[c.id] for c in charts) + "</div>" if charts else "")
+            + f"<h2>The board after each turn ({len(frames)})</h2>" + "".join(boards))
+    size = write_page(html_page(title, body), out_path)
     return GamePageReport(Path(out_path), len(frames), n, size)

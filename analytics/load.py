@@ -28,12 +28,16 @@ class UnknownTournament(LookupError):
         return self.args[0]
 
 
-GAME_COLUMNS = {"game_id": pl.String, "tournament": pl.String, "played_on": pl.Date,
-                "finished": pl.Boolean, "rounds": pl.Int32}
+GAME_COLUMNS = {"game_id": pl.String, "ruleset": pl.String, "tournament": pl.String,
+                "played_on": pl.Date, "finished": pl.Boolean, "rounds": pl.Int32,
+                "findings": pl.Int32}
 PLAYER_COLUMNS = {"game_id": pl.String, "seat": pl.Int32, "player": pl.String, "name": pl.String}
 
-# the columns each table is loaded with (dice.faces, the JSON text, is left in the store)
-LOADED = {table: {c: t for c, t in columns.items() if (table, c) != ("dice", "faces")}
+# the columns each table is loaded with (the dice's faces, JSON text, are left in the store)
+LEFT_IN_STORE = {("dice", "faces"), ("legacy_battles", "attacker_faces"),
+                 ("legacy_battles", "defender_faces"), ("legacy_battles", "attacker_final"),
+                 ("legacy_battles", "defender_final")}
+LOADED = {table: {c: t for c, t in columns.items() if (table, c) not in LEFT_IN_STORE}
           for table, columns in COLUMNS.items()}
 
 
@@ -49,6 +53,9 @@ class Tables:
     dice: pl.LazyFrame
     player_rounds: pl.LazyFrame
     outcomes: pl.LazyFrame
+    legacy_outcomes: pl.LazyFrame
+    legacy_battles: pl.LazyFrame
+    legacy_games: pl.LazyFrame
     title: str = "every stored game"
 
     @classmethod
@@ -97,8 +104,9 @@ def load_tables(store, tournament: str | None = None) -> Tables:
         tid, name = tournament_games(store, tournament)
         where = "WHERE game_id IN (SELECT game_id FROM games WHERE tournament_id = $t)"
         params, title = {"t": tid}, f"tournament {name}"
-    games = store.query("SELECT game_id, tournament_id AS tournament, played_on, "
-                        "winners IS NOT NULL AS finished, rounds FROM games " + where, params)
+    games = store.query("SELECT game_id, ruleset, tournament_id AS tournament, played_on, "
+                        "winners IS NOT NULL AS finished, rounds, finding_count AS findings "
+                        "FROM games " + where, params)
     games = games.select(pl.col(c).cast(t) for c, t in GAME_COLUMNS.items())
     players = store.query("SELECT game_id, seat, player_id AS player, name FROM players " + where,
                           params)

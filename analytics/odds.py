@@ -183,6 +183,48 @@ def army_after_losses(army: Units, losses: int, order: Iterable[UnitType] = CHEA
 
 
 # ---------------------------------------------------------------------------------------------
+# one roll of the classic dice (Risk Legacy's attacks)
+# ---------------------------------------------------------------------------------------------
+
+CLASSIC_MAX_DICE = (3, 2)    # attacker, defender
+
+
+@dataclass(frozen=True)
+class RollOdds:
+    """One roll of 1-3 attacker dice against 1-2 defender dice, highest against highest, ties to
+    the defender (the General Attack's comparison; every Risk Legacy attack is one such roll):
+    `losses` holds (attacker loses, defender loses, probability), exact Fractions summing to 1."""
+
+    attacker_dice: int
+    defender_dice: int
+    losses: tuple[tuple[int, int, Fraction], ...]
+
+    @property
+    def expected_attacker_losses(self) -> Fraction:
+        return sum((p * a for a, _, p in self.losses), Fraction(0))
+
+    @property
+    def expected_defender_losses(self) -> Fraction:
+        return sum((p * d for _, d, p in self.losses), Fraction(0))
+
+
+@lru_cache(maxsize=None)
+def roll_odds(attacker_dice: int, defender_dice: int) -> RollOdds:
+    """The exact distribution of the troops lost in one roll of the classic dice, unmodified.
+    Raises ValueError outside 1-3 attacker and 1-2 defender dice."""
+    most_a, most_d = CLASSIC_MAX_DICE
+    if not (1 <= attacker_dice <= most_a and 1 <= defender_dice <= most_d):
+        raise ValueError(f"a roll is 1-{most_a} attacker dice against 1-{most_d} defender dice; "
+                         f"got {attacker_dice} against {defender_dice}")
+    dist: dict[tuple[int, int], Fraction] = defaultdict(Fraction)
+    for pc, hits in rank_classes(GENERAL_ATTACK, attacker_dice, defender_dice):
+        for (ah, dh), q in hits:         # hits scored by the attacker are the defender's losses
+            dist[dh, ah] += pc * q
+    return RollOdds(attacker_dice, defender_dice,
+                    tuple((a, d, p) for (a, d), p in sorted(dist.items()) if p))
+
+
+# ---------------------------------------------------------------------------------------------
 # a whole battle
 # ---------------------------------------------------------------------------------------------
 

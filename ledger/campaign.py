@@ -5,6 +5,13 @@
     add_game(campaign, log_path, base) -> AddResult                  judge a game and append it
     audit_campaign(campaign, base, extra) -> [GameAudit]             re-judge every game in order
 
+and the same campaigns as the store holds them (ledger.store links each stored game):
+
+    campaign_game(read, judgement) -> (CampaignGame, record) | None  what linking needs of a game
+    link_campaign(name, games, world0) -> [Link]                     game N against game N-1
+    stored_history(store, name) / stored_history_lines(store, name)  `campaign show NAME --db`
+    audit_stored_campaign(store, name, extra) -> [GameAudit]         `campaign audit NAME --db`
+
 The campaign file (format "ledger-campaign", version 1) is one JSON document:
 
     {"format": "ledger-campaign", "version": 1, "name": "earth", "ruleset": "risk-legacy",
@@ -28,7 +35,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -133,8 +140,28 @@ def save_campaign(c: Campaign, path: str | Path) -> None:
 # ---------------------------------------------------------------------------------------------
 
 def _finding(file: str, rule: str, message: str, line: int | None = 1, seq: int | None = 0) -> Finding:
-    """A game that does not fit the campaign: a finding about the record (kind "log")."""
-    return Finding(file, line, seq, rule, message, RULES[rule].section, "log", None, "GameStarted")
+    """A game that does not fit the campaign: its GameStarted's claim to be game N of the campaign,
+    from the world the campaign left, is wrong (kind "claim": `verify` exits 1 on it)."""
+    return Finding(file, line, seq, rule, message, RULES[rule].section, "claim", None, "GameStarted")
+
+
+def start_world_findings(file: str, game_no: int, world_doc: object, before: W.World, data: GameData,
+                         left: str = "the world the campaign left") -> list[Finding]:
+    """Does the world a game carries (`world_doc`, its GameStarted's `world`) equal `before`, the
+    world it should start from? RL-CAMPAIGN-WORLD, naming every difference."""
+    try:
+        started = W.world_from_dict(world_doc) if world_doc is not None else None
+    except W.WorldError as exc:
+        return [_finding(file, "RL-CAMPAIGN-WORLD", f"the game's world cannot be read: {exc}")]
+    if started is None:
+        return [_finding(file, "RL-CAMPAIGN-WORLD", "the game does not carry the world it starts from")]
+    if W.world_digest(started) == W.world_digest(before):
+        return []
+    diff = world_diff(before, started, data)
+    detail = "; ".join(diff[:6]) + (f"; and {len(diff) - 6} more" if len(diff) > 6 else "")
+    return [_finding(file, "RL-CAMPAIGN-WORLD", f"game {game_no} starts from world "
+                     f"{W.world_digest(started)[:12]}..., not from {left} "
+                     f"({W.world_digest(before)[:12]}...)" + (f": {detail}" if detail else ""))]
 
 
 def campaign_findings(c: Campaign, j: Judgement, start: dict, game_no: int, world_before: W.World,
@@ -151,22 +178,10 @@ def campaign_findings(c: Campaign, j: Judgement, start: dict, game_no: int, worl
     if camp.get("game") != game_no:
         out.append(_finding(j.file, "RL-CAMPAIGN-ORDER", f"the game calls itself game {camp.get('game')!r}; "
                             f"it would be game {game_no} of {c.name!r}"))
-    try:
-        started = W.world_from_dict(start.get("world")) if start.get("world") is not None else None
-    except W.WorldError as exc:
-        started = None
-        out.append(_finding(j.file, "RL-CAMPAIGN-WORLD", f"the game's world cannot be read: {exc}"))
-    if started is None:
-        out.append(_finding(j.file, "RL-CAMPAIGN-WORLD", "the game does not carry the world it starts from"))
-    elif W.world_digest(started) != W.world_digest(world_before):
-        diff = world_diff(world_before, started, data)
-        detail = "; ".join(diff[:6]) + (f"; and {len(diff) - 6} more" if len(diff) > 6 else "")
-        out.append(_finding(j.file, "RL-CAMPAIGN-WORLD", f"game {game_no} starts from world "
-                            f"{W.world_digest(started)[:12]}..., not from the world the campaign left "
-                            f"({W.world_digest(world_before)[:12]}...)" + (f": {detail}" if detail else "")))
+    out += start_world_findings(j.file, game_no, start.get("world"), world_before, data)
     if j.result is None:
         out.append(Finding(j.file, None, None, "RL-CAMPAIGN-ORDER", "the game is not over: only finished games "
-                           "are added to a campaign", RULES["RL-CAMPAIGN-ORDER"].section, "log", None, None))
+                           "are added to a campaign", RULES["RL-CAMPAIGN-ORDER"].section, "claim", None, None))
     return out
 
 
@@ -311,6 +326,312 @@ def game_findings_in(c: Campaign, j: Judgement, start: dict, base: str | Path = 
 
 
 # ---------------------------------------------------------------------------------------------
+# campaigns in the store: each stored game linked to the game before it
+# ---------------------------------------------------------------------------------------------
+#
+# The store keeps no campaign file: a Risk Legacy game names its campaign and number in its
+# GameStarted, and the store links each such game to the stored game before it. Linking is a pure
+# function of what is stored (`link_campaign`), so it is run again whenever a game of the campaign
+# is stored, extended or judged again: a game that came before its predecessor is re-checked when
+# the predecessor arrives.
+
+LINK_STATUSES = ("fits", "wrong-world", "waiting", "duplicate")
+
+
+@dataclass(frozen=True)
+class CampaignGame:
+    """A game that names a campaign, as linking needs it: its number, the world it starts from and
+    the world it leaves (digests, and the documents for naming differences), its own findings, and
+    its place in the order games were stored."""
+
+    game_id: str
+    campaign: str
+    game: int
+    start_digest: str | None           # None: it carries no (readable) world
+    end_digest: str | None             # None: it is not over, the world it leaves is not known
+    start_world: dict | None = None
+    end_world: dict | None = None
+    own_findings: int = 0
+    stored: tuple = ()                 # sorts first for the game stored first
+    file: str = ""                     # how its findings name it (default: the game id)
+
+    @property
+    def label(self) -> str:
+        return self.file or self.game_id
+
+
+@dataclass
+class Link:
+    """How a game fits its campaign: fits | wrong-world | waiting (for game `waiting_for`) |
+    duplicate (another stored game is the campaign's game with that number), and the findings."""
+
+    status: str
+    waiting_for: int | None
+    findings: list[Finding]
+
+
+def setup_of(world: W.World) -> dict:
+    """The choices made "Before your first game" as a world shows them: each faction's starting
+    power and the coin stickers (a territory card's resources above 1)."""
+    return {"powers": {f: world.powers.get(f) for f in sorted(world.powers)},
+            "stickers": {c: n - 1 for c, n in sorted(world.resources.items()) if n > 1}}
+
+
+def first_world_findings(file: str, name: str, world_doc: object, data: GameData) -> list[Finding]:
+    """Game 1 of a campaign whose first world is not known otherwise: it must start from the box
+    customized "Before your first game" — a starting power per faction, the 12 coin stickers, no
+    card above 3 resources (RL-CUSTOMIZE) — with nothing else changed (RL-CAMPAIGN-WORLD). The
+    trade chart is the campaign's own choice and is not checked."""
+    try:
+        world = W.world_from_dict(world_doc) if world_doc is not None else None
+    except W.WorldError:
+        world = None
+    if world is None:
+        return start_world_findings(file, 1, world_doc, W.pristine_world(data), data)
+    setup = setup_of(world)
+    powers = {f: p for f, p in setup["powers"].items() if p is not None}
+    problems, c = new_campaign(name, powers, setup["stickers"], data)
+    out = [_finding(file, "RL-CUSTOMIZE", f"game 1 of {name!r} starts from a world not customized "
+                    f"as the rulebook says: {p}") for p in problems]
+    box = c.world0.model_copy(update={"trade_chart": world.trade_chart})
+    return out + start_world_findings(file, 1, world_doc, box, data,
+                                      left="the box customized before the first game")
+
+
+def campaign_game(read: Any, j: Judgement, data: GameData | None = None) -> tuple[CampaignGame, dict] | None:
+    """A judged Risk Legacy game whose GameStarted names a campaign: what linking needs of it, and
+    its history record (players, factions and outcomes, the winner, what it changed, as
+    `campaign show` tells it). None for any other log, or one whose start cannot be judged."""
+    if j.ruleset != "risk-legacy" or j.fatal is not None or j.final_state is None or not read.events:
+        return None
+    start = read.events[0].payload if isinstance(read.events[0].payload, dict) else {}
+    camp = start.get("campaign")
+    if not isinstance(camp, dict) or not isinstance(camp.get("name"), str) \
+            or not isinstance(camp.get("game"), int):
+        return None
+    data = data or getattr(j.final_state, "data", None) or default_data()
+    try:
+        started = W.world_from_dict(start["world"]) if start.get("world") is not None else None
+    except W.WorldError:
+        started = None
+    end = world_of(j.final_state)
+    over = j.result is not None
+    record = _game_record(j, str(j.game_id), camp["game"], started or W.pristine_world(data), end, data)
+    record["world_before"] = W.world_digest(started) if started is not None else None
+    record["world_after"] = W.world_digest(end) if over else None
+    game = CampaignGame(
+        game_id=str(j.game_id), campaign=camp["name"], game=camp["game"],
+        start_digest=record["world_before"], end_digest=record["world_after"],
+        start_world=W.world_to_dict(started) if started is not None else None,
+        end_world=W.world_to_dict(end) if over else None,
+        own_findings=len(j.findings), file=j.file)
+    return game, record
+
+
+def link_campaign(name: str, games: list[CampaignGame], world0: dict | None = None,
+                  data: GameData | None = None) -> list[Link]:
+    """Link every game of campaign `name` to the game before it; one Link per game, in order.
+
+    The campaign's game N is, among the games that call themselves game N, the one that starts from
+    the world game N-1 left, is over and has no findings of its own; among equals, the one stored
+    first. The others with that number are duplicates (RL-CAMPAIGN-ORDER). Game N must start from
+    the world the campaign's game N-1 left (RL-CAMPAIGN-WORLD); game 1 from `world0` when the
+    campaign was created with one, else from the box customized before the first game
+    (`first_world_findings`). While game N-1 is not stored, or not over, game N is waiting for it
+    (RL-CAMPAIGN-ORDER): its start cannot be checked yet, and is when the campaign is linked again.
+    """
+    data = data or default_data()
+    first = W.world_from_dict(world0) if world0 is not None else None
+    by_no: dict[int, list[int]] = {}
+    for i, g in enumerate(games):
+        by_no.setdefault(g.game, []).append(i)
+    links: list[Link] = [Link("fits", None, [])] * len(games)
+    counted: dict[int, CampaignGame] = {}
+    for n in sorted(by_no):
+        claim = by_no[n]
+        prev = counted.get(n - 1)
+        waiting = _waiting(name, n, prev)
+        found = {i: [] if waiting else _start_findings(name, games[i], prev, first, data)
+                 for i in claim}
+        chosen = min(claim, key=lambda i: (bool(found[i]), games[i].end_digest is None,
+                                           games[i].own_findings > 0, games[i].stored, i))
+        counted[n] = games[chosen]
+        for i in claim:
+            g = games[i]
+            if i != chosen:
+                links[i] = Link("duplicate", None, [_finding(
+                    g.label, "RL-CAMPAIGN-ORDER",
+                    f"game {n} of {name!r} is {games[chosen].game_id}; this is another game {n}, not "
+                    f"counted (the campaign counts the game {n} that starts from the right world, is "
+                    f"over and has no findings of its own, else the first stored)")] + found[i])
+            elif waiting is not None:
+                links[i] = Link("waiting", n - 1, [_finding(g.label, "RL-CAMPAIGN-ORDER", waiting)])
+            else:
+                links[i] = Link("wrong-world" if found[i] else "fits", None, found[i])
+    return links
+
+
+def _waiting(name: str, n: int, prev: CampaignGame | None) -> str | None:
+    """Why game `n` cannot be checked yet (its predecessor `prev` is missing or not over), or None."""
+    if n == 1:
+        return None
+    if prev is None:
+        return (f"waiting for game {n - 1} of {name!r}: the store holds no game {n - 1}, so the world "
+                f"game {n} starts from cannot be checked yet (it is, when game {n - 1} is stored)")
+    if prev.end_digest is None:
+        return (f"waiting for game {n - 1} of {name!r} ({prev.game_id}) to end: it is not over in the "
+                f"store, so the world it leaves is not known yet")
+    return None
+
+
+def _start_findings(name: str, g: CampaignGame, prev: CampaignGame | None, first: W.World | None,
+                    data: GameData) -> list[Finding]:
+    """Does game `g` start from the world it should: the one its predecessor `prev` left, or for
+    game 1 the campaign's first world `first` (else the customized box)?"""
+    if g.game > 1:
+        if g.start_digest == prev.end_digest:
+            return []
+        return start_world_findings(g.label, g.game, g.start_world, W.world_from_dict(prev.end_world),
+                                    data, left=f"the world game {g.game - 1} ({prev.game_id}) left")
+    if first is None:
+        return first_world_findings(g.label, name, g.start_world, data)
+    if g.start_digest == W.world_digest(first):
+        return []
+    return start_world_findings(g.label, 1, g.start_world, first, data, left="the campaign's first world")
+
+
+def _registered(store: Any, name: str) -> Any:
+    return next((c for c in store.campaigns() if c.name == name), None)
+
+
+def stored_findings(store: Any, game_id: str, file: str | None = None) -> list[Finding]:
+    """A stored game's campaign findings as the store last linked it (none for a game of no
+    campaign), named `file` (default: the game id)."""
+    return [Finding(file or game_id, f.line, f.seq, f.rule, f.message, f.section, f.kind, None, f.event)
+            for f in store.campaign_findings(game_id)]
+
+
+@dataclass
+class StoredCampaign:
+    """A campaign as the store holds it: `campaign` is its history so far (the counted games 1, 2,
+    ... in a row that are over, and the world they leave); `games` every stored game of it with its
+    link (game, game_id, status, waiting_for, in_history, findings)."""
+
+    campaign: Campaign
+    games: list[dict]
+    registered: bool
+
+
+def stored_campaign(store: Any, name: str, data: GameData | None = None) -> StoredCampaign:
+    """Campaign `name` from the store; CampaignError when the store knows no such campaign."""
+    data = data or default_data()
+    reg = _registered(store, name)
+    rows = store.campaign_games(name)
+    if reg is None and not rows:
+        known = ", ".join(repr(c.name) for c in store.campaigns()) or "none"
+        raise CampaignError(f"no campaign {name!r} in {store.name} (campaigns there: {known})")
+    findings = {r.game_id: stored_findings(store, r.game_id) for r in rows if r.finding_count}
+    counted = {r.game_no: r for r in rows if r.status != "duplicate"}
+    chain = []
+    while (r := counted.get(len(chain) + 1)) is not None and r.world_after is not None:
+        chain.append(r)
+    world0 = W.world_from_dict(reg.world0) if reg is not None and reg.world0 is not None else (
+        W.world_from_dict(chain[0].start_world) if chain and chain[0].start_world is not None else None)
+    if reg is not None and reg.setup:
+        setup = reg.setup
+    else:
+        setup = setup_of(world0) if world0 is not None else {}
+    records = []
+    for r in chain:
+        rec = dict(r.record)
+        own = store.game(r.game_id)
+        rec["findings"] = (own.finding_count if own is not None else 0) + r.finding_count
+        rec["campaign_findings"] = [f"{f.rule}: {f.message}" for f in findings.get(r.game_id, [])]
+        records.append(rec)
+    first_game = store.game(chain[0].game_id) if chain else None
+    c = Campaign(name=name, data_digest=(first_game.data_digest if first_game is not None and
+                                         first_game.data_digest else _data_digest(data)),
+                 setup=setup, world0=world0 or W.pristine_world(data), games=records,
+                 world=W.world_from_dict(chain[-1].end_world) if chain else world0)
+    in_history = {r.game_id for r in chain}
+    games = [{"game": r.game_no, "game_id": r.game_id, "status": r.status,
+              "waiting_for": r.waiting_for, "in_history": r.game_id in in_history,
+              "world_before": r.world_before, "world_after": r.world_after,
+              "findings": [f.as_dict() for f in findings.get(r.game_id, [])]} for r in rows]
+    return StoredCampaign(c, games, reg is not None and reg.world0 is not None)
+
+
+def stored_history(store: Any, name: str, data: GameData | None = None) -> dict:
+    """What `ledger campaign show NAME --db` tells: `history` of the games in a row, and every
+    stored game of the campaign with its link."""
+    sc = stored_campaign(store, name, data)
+    return {**history(sc.campaign, data), "store": store.name, "stored_games": sc.games}
+
+
+def stored_history_lines(store: Any, name: str, data: GameData | None = None) -> list[str]:
+    sc = stored_campaign(store, name, data)
+    out = history_lines(sc.campaign, data)
+    out[0] += f", from the store {store.name}"
+    others = [g for g in sc.games if not g["in_history"]]
+    if others:
+        out.append("Also stored, not in the history:")
+        for g in others:
+            why = {"duplicate": "a duplicate", "waiting": f"waiting for game {g['waiting_for']}"}.get(
+                g["status"], "after a gap or an unfinished game")
+            out.append(f"    game {g['game']}: {g['game_id']} ({why})")
+            out.extend(f"        ! {f['rule']}: {f['message']}" for f in g["findings"]
+                       if g["status"] != "waiting")
+    return out
+
+
+def audit_stored_campaign(store: Any, name: str, extra: list[Path] = (),
+                          data: GameData | None = None) -> list[GameAudit]:
+    """Judge every stored game of campaign `name` again from its stored events, and `extra` logs
+    as candidates (checked as the games they claim to be, as if stored last), and link them all
+    afresh; nothing is written. Each game's own findings, then its campaign findings."""
+    from ledger.store import load_log_from_store
+
+    data = data or default_data()
+    reg = _registered(store, name)
+    rows = store.campaign_games(name)
+    if reg is None and not rows:
+        raise CampaignError(f"no campaign {name!r} in {store.name}")
+    out: list[GameAudit] = []
+    linked: list[tuple[GameAudit, CampaignGame]] = []
+    sources: list[tuple[int, str, Any, tuple]] = []
+    for r in rows:
+        g = store.game(r.game_id)
+        sources.append((r.game_no, f"{store.name}:{r.game_id}",
+                        lambda gid=r.game_id: load_log_from_store(store, gid, name=f"{store.name}:{gid}"),
+                        (0, g.ingested_at.isoformat() if g is not None else "", r.game_id)))
+    for i, p in enumerate(extra):
+        sources.append((0, str(p), lambda p=p: read_log(p), (1, "", f"{i:06d}")))
+    for number, label, load, stored in sources:
+        try:
+            read = load()
+        except LogFileError as exc:
+            out.append(GameAudit(number, label, [_finding(label, "RL-CAMPAIGN-ORDER", str(exc), None, None)], None))
+            continue
+        j = judge(read, data=data if read.events and _is_legacy(read) else None, keep_steps=False)
+        got = campaign_game(read, j, data)
+        audit = GameAudit(got[0].game if got else number, j.file, list(j.findings), j)
+        out.append(audit)
+        if got is None:
+            audit.findings.append(_finding(j.file, "RL-CAMPAIGN-ORDER", f"not a game of campaign {name!r}: "
+                                           + (f"it cannot be judged: {j.fatal}" if j.fatal else
+                                              "its GameStarted names no Risk Legacy campaign")))
+        elif got[0].campaign != name:
+            audit.findings.append(_finding(j.file, "RL-CAMPAIGN-ORDER", f"the game names campaign "
+                                           f"{got[0].campaign!r}, not {name!r}"))
+        else:
+            linked.append((audit, replace(got[0], stored=stored)))
+    links = link_campaign(name, [g for _, g in linked], reg.world0 if reg is not None else None, data)
+    for (audit, _), link in zip(linked, links):
+        audit.findings.extend(link.findings)
+    return sorted(out, key=lambda a: a.game or 10 ** 9)  # stable: stored order within a number
+
+
+# ---------------------------------------------------------------------------------------------
 # the history
 # ---------------------------------------------------------------------------------------------
 
@@ -328,9 +649,12 @@ def history(c: Campaign, data: GameData | None = None) -> dict:
 def history_lines(c: Campaign, data: GameData | None = None) -> list[str]:
     data = data or default_data()
     out = [f"Campaign {c.name!r} (Risk Legacy): {len(c.games)} game{'s' if len(c.games) != 1 else ''} played"]
-    out.append("Before the first game: starting powers " + ", ".join(
-        f"{FACTION_NAMES.get(f, f)} {p}" for f, p in sorted(c.setup.get("powers", {}).items()))
-        + "; coin stickers on " + ", ".join(f"{k} +{v}" for k, v in sorted(c.setup.get("stickers", {}).items())))
+    if c.setup.get("powers"):
+        out.append("Before the first game: starting powers " + ", ".join(
+            f"{FACTION_NAMES.get(f, f)} {p}" for f, p in sorted(c.setup.get("powers", {}).items()))
+            + "; coin stickers on " + ", ".join(f"{k} +{v}" for k, v in sorted(c.setup.get("stickers", {}).items())))
+    else:
+        out.append("Before the first game: not known (no game 1 is stored)")
     for g in c.games:
         def who(p: str) -> str:
             info = g["players"].get(p, {})
@@ -342,6 +666,8 @@ def history_lines(c: Campaign, data: GameData | None = None) -> list[str]:
                    + (f"; held on: {', '.join(held)}" if held else "") + (f"; eliminated: {', '.join(gone)}" if gone else ""))
         for ch in g["changes"]:
             out.append(f"    - {ch}")
+        for problem in g.get("campaign_findings", []):
+            out.append(f"    ! {problem}")
     out.append(f"The world now (digest {W.world_digest(c.world)[:16]}...):")
     out.extend(f"    {line}" for line in describe_world(c.world, data))
     left = max(0, data.inventory["reward_games"] - len(c.games))

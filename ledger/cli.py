@@ -15,7 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from ledger import exitcodes
 from ledger.logfile import LogFileError, read_log
-from replay.judge import Judgement, judge
+from replay.judge import Finding, Judgement, judge
 from replay.narrate import narrate, steps_json
 
 app = typer.Typer(
@@ -50,9 +50,10 @@ DbOpt = typer.Option(None, "--db", envvar="LEDGER_DB",
 
 
 def _read_source(source: Path, db: Optional[Path]):
-    """A log file, or else a game id stored in the store."""
+    """A log file, or else a game id stored in the store: (the log, the stored game's campaign
+    findings — a Risk Legacy game checked against the games of its campaign stored before it)."""
     if source.exists() or db is None and not Path("ledger.duckdb").exists():
-        return read_log(source)
+        return read_log(source), []
     from ledger.store import GameNotFound, StoreError, load_log_from_store, open_store
     path = db or Path("ledger.duckdb")
     try:
@@ -60,7 +61,9 @@ def _read_source(source: Path, db: Optional[Path]):
     except StoreError as exc:
         raise LogFileError(f"{source}: no such file, and the store cannot be opened ({exc})") from exc
     try:
-        return load_log_from_store(store, str(source), name=f"{path}:{source}")
+        read = load_log_from_store(store, str(source), name=f"{path}:{source}")
+        return read, [Finding(read.name, f.line, f.seq, f.rule, f.message, f.section, f.kind, None,
+                              f.event) for f in store.campaign_findings(str(source))]
     except GameNotFound as exc:
         raise LogFileError(f"{source}: no such file, nor a game stored in {path}") from exc
     finally:
@@ -68,13 +71,17 @@ def _read_source(source: Path, db: Optional[Path]):
 
 
 def _judge_file(path: Path, data: Any, db: Optional[Path] = None, **kw: Any) -> Judgement:
-    read = _read_source(path, db)
+    read, in_campaign = _read_source(path, db)
     first = read.events[0] if read.events else None
     declared = first.payload.get("ruleset") if first is not None and isinstance(first.payload, dict) else None
     if data is not None and declared not in (None, "risk-europe"):
         raise LogFileError(f"{path}: --board/--cards/--missions are Risk Europe data files; this log "
                            f"is {declared}")
-    return judge(read, data=data, **kw)
+    j = judge(read, data=data, **kw)
+    j.findings.extend(in_campaign)
+    if kw.get("strict"):
+        del j.findings[1:]
+    return j
 
 
 def _emit_json(obj: Any) -> None:
@@ -126,7 +133,17 @@ def replay(
                     "data": j.data_digest, "players": j.players, "steps": steps_json(j, steps),
                     "result": j.result_dict(), "findings": [f.as_dict() for f in j.findings]})
     else:
-        for line in narrate(j, round_=round_, turn=turn, player=player):
+        lines = narrate(j, round_=round_, turn=turn, player=player)
+        if round_ is None and turn is None and player is None:
+            # findings no event's step shows: about the start (GameStarted), e.g. a campaign's
+            shown = {id(f) for s in j.steps for f in s.findings}
+            unseen = [f for f in j.findings if id(f) not in shown and f.seq == 0]
+            at = lines.index("== Result ==") if "== Result ==" in lines else len(lines)
+            what = {"illegal": "ILLEGAL", "claim": "WRONG CLAIM", "log": "LOG"}
+            lines[at:at] = (["  L1 #0 the start"] if unseen else []) + [
+                f"      !! {what.get(f.kind, f.kind)} {f.rule}: {f.message} [{f.section}]"
+                for f in unseen]
+        for line in lines:
             typer.echo(line)
     raise typer.Exit(exitcodes.OK if not j.findings else exitcodes.FINDINGS)
 

@@ -22,7 +22,8 @@ TournamentOpt = typer.Option(None, "--tournament", "-T",
 out = Console(highlight=False, soft_wrap=True)
 
 # the steps of building a dashboard, for the progress bar
-_STEPS = ("loading the tables", "outcomes", "King's Orders", "battle luck", "dice", "page")
+_STEPS = ("loading the tables", "outcomes", "King's Orders", "battle luck", "Risk Legacy", "dice",
+          "page")
 
 
 def _tables(db: Path, tournament: Optional[str]):
@@ -54,9 +55,12 @@ def dashboard(
     """Write one self-contained HTML page of charts over the stored games: win rates by starting
     city, seat and opening bid, game lengths, King's Orders card use, battle luck against the
     exact odds, dice fairness; with the flagged dice and the luckiest and unluckiest players.
+    With Risk Legacy games: win rates by faction, starting power and turn order, Red Stars,
+    each campaign's world game by game, and the attack rolls against the exact odds.
 
     The page embeds plotly.js and works offline. Games stored before the analytics tables
-    existed have no rows in them: `ledger recheck` fills them.
+    existed (or, for Risk Legacy, before its tables) have no rows in them: `ledger recheck`
+    fills them.
 
     Example: ledger dashboard --db ledger.duckdb --out report.html
     """
@@ -94,7 +98,9 @@ def stats(
     as_json: bool = JsonOpt,
 ) -> None:
     """The dashboard's numbers: every named query over the stored games (win rates, card use,
-    luck, dice fairness...). --json gives them to scripts, one list of rows per query.
+    luck, dice fairness; for Risk Legacy the `legacy_*` queries: win rates by faction and
+    starting power, Red Stars, each campaign's world game by game...). --json gives them to
+    scripts, one list of rows per query.
 
     Example: ledger stats --db ledger.duckdb --json --query win_rate_by_seat
     """
@@ -110,10 +116,14 @@ def stats(
     if as_json:
         typer.echo(stats_json(tables, query or None))
         return
-    numbers = dashboard_stats(tables, query or list(_SHOWN))
+    shown = list(_SHOWN)
+    if not query and tables.legacy_games.select("game_id").head(1).collect().height:
+        shown += _SHOWN_LEGACY
+    numbers = dashboard_stats(tables, query or shown)
     out.print(f"{tables.title} ({db})")
     for name, rows in numbers["queries"].items():
-        out.print(_rich_table(name, rows))
+        keep = _TEXT_COLUMNS.get(name)
+        out.print(_rich_table(name, [{c: r[c] for c in keep} for r in rows] if keep else rows))
     if not query:
         out.print("all the queries, with every row: ledger stats --json")
 
@@ -122,6 +132,14 @@ def stats(
 _SHOWN = ("corpus_summary", "game_lengths", "win_rate_by_starting_city", "win_rate_by_seat",
           "win_rate_by_opening_bid", "order_frequency", "bonus_use", "luckiest_games",
           "unluckiest_games", "flagged_dice")
+# the columns a wide query shows as text (all of them with --json)
+_TEXT_COLUMNS = {"legacy_world_evolution": ("campaign", "game_no", "winner", "winner_faction",
+                                            "reward", "cities", "scars", "fortifications",
+                                            "named_continents")}
+# and these when the store holds Risk Legacy games
+_SHOWN_LEGACY = ("legacy_summary", "legacy_win_rate_by_faction", "legacy_win_rate_by_power",
+                 "legacy_win_rate_by_turn_order", "legacy_red_stars_by_faction",
+                 "legacy_world_evolution", "legacy_roll_odds")
 
 
 def _rich_table(name: str, rows: list[dict]) -> Table:

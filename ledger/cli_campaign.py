@@ -1,6 +1,10 @@
 """`ledger campaign new | add | show | audit | next | simulate`: Risk Legacy campaigns (registered
 on the main app). Each command makes one call into ledger.campaign and turns the answer into
-output and an exit code."""
+output and an exit code.
+
+A campaign is a file (NAME.campaign.json: `new`, `add`) or the games of it in a store (`ledger
+ingest` links them; `show`, `audit`, `next` with --db NAME read it, `new --db` records its first
+world)."""
 
 from __future__ import annotations
 
@@ -23,7 +27,11 @@ campaign_app = typer.Typer(
 )
 app.add_typer(campaign_app, name="campaign")
 
-CampaignArg = typer.Argument(..., help="The campaign file (or its name: NAME.campaign.json).")
+CampaignArg = typer.Argument(..., help="The campaign file (or its name: NAME.campaign.json), or "
+                             "with --db the name of a campaign in the store.")
+DbOpt = typer.Option(None, "--db", envvar="LEDGER_DB",
+                     help="A store (DuckDB file): read the campaign NAME from its games there "
+                          "(env LEDGER_DB).")
 
 
 def _pairs(text: Optional[str], what: str) -> dict[str, str]:
@@ -49,6 +57,46 @@ def _load(arg: str):
         raise typer.Exit(exitcodes.UNREADABLE)
 
 
+def _store_of(arg: str, db: Optional[Path]) -> Optional[Path]:
+    """The store to read campaign `arg` from, or None to read a campaign file: a path to a file
+    (or a *.json name) is a file; else the --db store (unless it knows no such campaign and the
+    file NAME.campaign.json exists); else NAME.campaign.json; else ./ledger.duckdb if present."""
+    from ledger.campaign import campaign_path
+    given = Path(arg)
+    if given.suffix == ".json" or given.exists():
+        return None
+    if db is not None:
+        if campaign_path(arg).exists() and not _store_knows(db, arg):
+            return None
+        return db
+    if campaign_path(arg).exists() or not Path("ledger.duckdb").exists():
+        return None
+    return Path("ledger.duckdb")
+
+
+def _store_knows(db: Path, name: str) -> bool:
+    from ledger.store import StoreError, open_store
+    try:
+        with open_store(db, read_only=True) as store:
+            return any(c.name == name for c in store.campaigns())
+    except StoreError:
+        return False
+
+
+def _with_store(db: Path, work):
+    """Run `work(store)` on the store opened read-only; a campaign it does not know is exit 2."""
+    from ledger.campaign import CampaignError
+    from ledger.cli_store import _open
+    store = _open(db, read_only=True)
+    try:
+        return work(store)
+    except CampaignError as exc:
+        err.print(f"ledger: {exc}")
+        raise typer.Exit(exitcodes.UNREADABLE)
+    finally:
+        store.close()
+
+
 @campaign_app.command("new")
 def new(
     name: str = typer.Argument(..., help="The campaign's name."),
@@ -58,6 +106,9 @@ def new(
     stickers: Optional[str] = typer.Option(None, "--stickers", help="The 12 coin stickers: card=count, "
                                            "comma-separated, e.g. A1=2,A5=2,... (default: random, as the rulebook suggests)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the coin flips and the random stickers."),
+    db: Optional[Path] = typer.Option(None, "--db", help="Create the campaign in this store (a "
+                                      "DuckDB file) instead of a file: its game 1 must then start "
+                                      "from this world when it is ingested."),
     as_json: bool = JsonOpt,
 ) -> None:
     """Start a campaign: the world customized "Before your first game".
@@ -71,7 +122,7 @@ def new(
 
     data = default_data()
     path = out or Path(f"{name}{SUFFIX}")
-    if path.exists():
+    if db is None and path.exists():
         err.print(f"ledger: {path} exists; a campaign is created once")
         raise typer.Exit(exitcodes.USAGE)
     rng = random.Random(f"ledger-campaign-new:{seed}:{name}")
@@ -88,18 +139,38 @@ def new(
         for p in problems:
             err.print(f"ledger: RL-CUSTOMIZE: {p}")
         raise typer.Exit(exitcodes.FINDINGS)
-    try:
-        save_campaign(c, path)
-    except OSError as exc:
-        err.print(f"ledger: cannot write {path}: {exc}")
-        raise typer.Exit(exitcodes.UNREADABLE)
+    if db is not None:
+        _create_in_store(db, c)
+        path = db
+    else:
+        try:
+            save_campaign(c, path)
+        except OSError as exc:
+            err.print(f"ledger: cannot write {path}: {exc}")
+            raise typer.Exit(exitcodes.UNREADABLE)
     if as_json:
-        _emit_json({"file": str(path), "name": name, "world": W.world_digest(c.world), "setup": c.setup})
+        _emit_json({"file": None if db is not None else str(path), "db": str(db) if db else None,
+                    "name": name, "world": W.world_digest(c.world), "setup": c.setup})
         return
     typer.echo(f"created campaign {name!r} in {path}; world {W.world_digest(c.world)[:16]}...")
     typer.echo("starting powers: " + ", ".join(f"{f} {p}" for f, p in c.setup["powers"].items()))
     typer.echo("coin stickers: " + ", ".join(f"{k} +{v}" for k, v in c.setup["stickers"].items()))
-    typer.echo(f"next: write game 1 starting from this world (ledger campaign next {path} --players a,b,c)")
+    where = f"{name} --db {db}" if db is not None else str(path)
+    typer.echo(f"next: write game 1 starting from this world (ledger campaign next {where} --players a,b,c)")
+
+
+def _create_in_store(db: Path, c) -> None:
+    from engine.risk_legacy import world as W
+    from ledger.cli_store import _open
+    from ledger.store import StoreError
+    store = _open(db)
+    try:
+        store.create_campaign(c.name, W.world_to_dict(c.world0), c.setup)
+    except StoreError as exc:
+        err.print(f"ledger: {exc}")
+        raise typer.Exit(exitcodes.USAGE)
+    finally:
+        store.close()
 
 
 @campaign_app.command("add")
@@ -145,12 +216,25 @@ def add(
 
 
 @campaign_app.command("show")
-def show(campaign: str = CampaignArg, as_json: bool = JsonOpt) -> None:
+def show(campaign: str = CampaignArg, db: Optional[Path] = DbOpt, as_json: bool = JsonOpt) -> None:
     """The campaign's history: who won what, what each game changed, the world now.
 
-    Example: ledger campaign show earth.campaign.json
+    From a store (--db): the games stored as games 1, 2, ... in a row, then any stored game not
+    in that history (waiting for a game before it, a duplicate), with the campaign's findings.
+
+    Example: ledger campaign show earth.campaign.json; ledger campaign show earth --db ledger.duckdb
     """
-    from ledger.campaign import history, history_lines
+    from ledger.campaign import history, history_lines, stored_history, stored_history_lines
+    store_db = _store_of(campaign, db)
+    if store_db is not None:
+        told = _with_store(store_db, lambda store: (stored_history if as_json else
+                                                    stored_history_lines)(store, campaign))
+        if as_json:
+            _emit_json(told)
+        else:
+            for line in told:
+                typer.echo(line)
+        return
     _, c = _load(campaign)
     if as_json:
         _emit_json(history(c))
@@ -163,18 +247,26 @@ def show(campaign: str = CampaignArg, as_json: bool = JsonOpt) -> None:
 def audit(
     campaign: str = CampaignArg,
     extra: list[Path] = typer.Argument(None, help="Logs to check as the games that would come next."),
+    db: Optional[Path] = DbOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Re-judge every game of the campaign in order: each game's findings, and whether it starts
-    from the world the games before it left. Extra logs are checked as the next games.
+    from the world the games before it left. Extra logs are checked as the next games (with
+    --db: as the games they say they are, as if ingested now; nothing is written).
 
     Exit 0 when clean, 1 with findings.
 
-    Example: ledger campaign audit earth.campaign.json game-06.jsonl
+    Example: ledger campaign audit earth.campaign.json game-06.jsonl; ledger campaign audit earth --db ledger.duckdb
     """
-    from ledger.campaign import audit_campaign
-    path, c = _load(campaign)
-    audits = audit_campaign(c, path.parent, list(extra or []))
+    from ledger.campaign import audit_campaign, audit_stored_campaign
+    store_db = _store_of(campaign, db)
+    if store_db is not None:
+        path = f"{store_db}:{campaign}"
+        audits = _with_store(store_db, lambda store: audit_stored_campaign(store, campaign,
+                                                                           list(extra or [])))
+    else:
+        path, c = _load(campaign)
+        audits = audit_campaign(c, path.parent, list(extra or []))
     found = any(a.findings for a in audits)
     if as_json:
         _emit_json({"campaign": str(path), "clean": not found,
@@ -195,15 +287,20 @@ def next_game(
     campaign: str = CampaignArg,
     players: str = typer.Option(..., "--players", help="Player ids in clockwise seat order, comma-separated."),
     game_id: Optional[str] = typer.Option(None, "--game", help="The new log's game id (default NAME-NN)."),
+    db: Optional[Path] = DbOpt,
 ) -> None:
     """Print the first line (GameStarted) of the campaign's next game log: the campaign, the game
-    number and the world it starts from.
+    number and the world it starts from (with --db: after the games stored as 1, 2, ... in a row).
 
     Example: ledger campaign next earth.campaign.json --players ann,bob,cat > game-02.jsonl
     """
-    from ledger.campaign import next_game_start
+    from ledger.campaign import next_game_start, stored_campaign
     from ledger.logfile import format_line, make_envelope
-    _, c = _load(campaign)
+    store_db = _store_of(campaign, db)
+    if store_db is not None:
+        c = _with_store(store_db, lambda store: stored_campaign(store, campaign).campaign)
+    else:
+        _, c = _load(campaign)
     ids = [p.strip() for p in players.split(",") if p.strip()]
     payload = next_game_start(c, ids)
     env = make_envelope(game_id or f"{c.name}-{c.next_game:02d}", 0, "GameStarted", None, payload)

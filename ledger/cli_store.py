@@ -62,6 +62,10 @@ def ingest(
     log that contradicts a stored game, a log without an intact hash chain, and an unreadable
     file are refused and kept, with their reason, in the rejects table.
 
+    Risk Legacy games of a campaign are stored in game-number order and each is checked against
+    the campaign's game before it (campaign findings are listed); a game whose predecessor is
+    not stored yet waits for it and is checked again when it comes.
+
     Exit 0: every log stored (or already there). 1: some input was rejected (listed). 2: the
     store cannot be opened or written.
 
@@ -105,6 +109,7 @@ def _print_ingest(report: Any, db: Path) -> None:
     for label, count in report.counts().items():
         table.add_row(label, str(count))
     out.print(table)
+    _print_campaigns(report)
     rejects = report.rejects
     if rejects:
         out.print(f"rejected ({len(rejects)}), kept in the rejects table:")
@@ -112,39 +117,81 @@ def _print_ingest(report: Any, db: Path) -> None:
             out.print(f"  {reject.format()}", markup=False)
 
 
+def _print_campaigns(report: Any) -> None:
+    """Campaign findings of the games stored, and stored games whose campaign link changed."""
+    found = [o for o in report.outcomes if o.campaign and o.campaign["findings"]]
+    if found:
+        out.print(f"campaign findings ({len(found)} game{'s' if len(found) != 1 else ''}):")
+        for o in found:
+            c = o.campaign
+            for f in c["findings"]:
+                out.print(f"  {o.game_id} (game {c['game']} of {c['name']!r}): {f['rule']}: "
+                          f"{f['message']}", markup=False)
+    changed = [c for o in report.outcomes for c in o.relinked]
+    if changed:
+        out.print("stored games checked again against their campaign:")
+        for c in changed:
+            now = {"fits": "fits now", "duplicate": "a duplicate now"}.get(
+                c["status"], f"{c['status']}: " + "; ".join(f["rule"] for f in c["findings"]))
+            out.print(f"  {c['game_id']} (game {c['game']} of {c['name']!r}): was "
+                      f"{c['status_before']}, {now}", markup=False)
+
+
 @app.command()
 def games(db: Path = DbOpt, as_json: bool = JsonOpt) -> None:
-    """List the stored games: date, players, the rules' winner, rounds, events, findings.
+    """List the stored games: date, players, the rules' winner, rounds, events, findings, and
+    for Risk Legacy games their campaign and game number (and how they link, if not cleanly).
 
     Example: ledger games --db ledger.duckdb
     """
     store = _open(db, read_only=True)
     try:
         rows = store.games()
+        links = {c.game_id: c for c in store.campaign_games()}
     finally:
         store.close()
     listed = [{"game": g.game_id, "date": g.played_on.isoformat() if g.played_on else None,
                "ruleset": g.ruleset, "players": g.players, "winners": g.winners,
                "declared_winner": g.declared_winner, "rounds": g.rounds, "events": g.event_count,
-               "findings": g.finding_count, "judged_with": g.ruleset_version,
-               "head": g.head_hash} for g in rows]
+               "findings": g.finding_count + (links[g.game_id].finding_count
+                                              if g.game_id in links else 0),
+               "judged_with": g.ruleset_version, "head": g.head_hash,
+               "campaign": _campaign_of(links.get(g.game_id))} for g in rows]
     if as_json:
         _emit_json(listed)
         return
     if not rows:
         out.print(f"no games in {db}")
         return
+    in_campaigns = any(g["campaign"] for g in listed)
     table = Table(show_header=True, header_style="bold")
     for name, justify in (("game", "left"), ("date", "left"), ("players", "left"),
                           ("winner", "left"), ("rounds", "right"), ("events", "right"),
-                          ("findings", "right")):
+                          ("findings", "right")) + ((("campaign", "left"),) if in_campaigns else ()):
         table.add_column(name, justify=justify)
     for g in listed:
         winner = "not over" if g["winners"] is None else " and ".join(g["winners"]) or "none"
-        table.add_row(g["game"], g["date"] or "", ", ".join(g["players"]), winner,
-                      str(g["rounds"] if g["rounds"] is not None else ""), str(g["events"]),
-                      str(g["findings"]))
+        cells = [g["game"], g["date"] or "", ", ".join(g["players"]), winner,
+                 str(g["rounds"] if g["rounds"] is not None else ""), str(g["events"]),
+                 str(g["findings"])]
+        if in_campaigns:
+            c = g["campaign"]
+            cells.append("" if c is None else f"{c['name']} #{c['number']}"
+                         + ("" if c["status"] == "fits" else f" ({_link_text(c)})"))
+        table.add_row(*cells)
     out.print(table)
+
+
+def _campaign_of(link: Any) -> dict | None:
+    """A stored game's place in its campaign, for `games`: name, number, how it links."""
+    if link is None:
+        return None
+    return {"name": link.campaign, "number": link.game_no, "status": link.status,
+            "waiting_for": link.waiting_for, "findings": link.finding_count}
+
+
+def _link_text(c: dict) -> str:
+    return f"waiting for #{c['waiting_for']}" if c["status"] == "waiting" else c["status"]
 
 
 class ExportFormat(str, Enum):

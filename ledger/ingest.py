@@ -7,10 +7,16 @@
 Directories are walked for *.jsonl (sorted, recursively); a file named on the command line is read
 whatever its name. A file that cannot be read is a reject (STORE-UNREADABLE), not an error: the
 other files are still ingested.
+
+Risk Legacy games of one campaign are ingested in the order of their game numbers, whatever
+their files are called (`in_campaign_order`): each is checked against the campaign's game before
+it as it is stored. The order is a courtesy, not a condition: a game stored before its
+predecessor is kept, waiting for it, and checked again when it arrives (ledger.store).
 """
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -77,6 +83,42 @@ def log_paths(paths: Iterable[str | Path]) -> list[Path]:
     return found
 
 
+def campaign_game_of(path: Path) -> tuple[str, int] | None:
+    """(campaign, game number) named by the GameStarted on a log's first line, when it is a Risk
+    Legacy campaign game; None for any other file (or one that cannot be read)."""
+    try:
+        with path.open("rb") as f:
+            first = f.readline(1 << 20)
+    except OSError:
+        return None
+    if b"risk-legacy" not in first or b'"campaign"' not in first:
+        return None
+    try:
+        payload = json.loads(first.removeprefix(b"\xef\xbb\xbf")).get("payload") or {}
+        camp = payload.get("campaign") if payload.get("ruleset") == "risk-legacy" else None
+    except (ValueError, AttributeError):
+        return None
+    if isinstance(camp, dict) and isinstance(camp.get("name"), str) \
+            and isinstance(camp.get("game"), int) and not isinstance(camp.get("game"), bool):
+        return camp["name"], camp["game"]
+    return None
+
+
+def in_campaign_order(files: Sequence[Path]) -> list[Path]:
+    """The files, with each campaign's games in game-number order: they take the places the
+    campaign's files had, and every other file keeps its place (ties keep their order)."""
+    named = [campaign_game_of(p) for p in files]
+    places: dict[str, list[int]] = {}
+    for i, found in enumerate(named):
+        if found is not None:
+            places.setdefault(found[0], []).append(i)
+    ordered = list(files)
+    for spots in places.values():
+        for spot, i in zip(spots, sorted(spots, key=lambda i: named[i][1])):
+            ordered[spot] = files[i]
+    return ordered
+
+
 def read_source(path: Path) -> LogRead:
     """Read one log; a file that cannot be read becomes a read with no events that says why."""
     try:
@@ -102,12 +144,13 @@ def ingest_paths(store: EventStore, paths: Iterable[str | Path], *,
                  tournament: str | None = None) -> IngestReport:
     """Ingest every log under `paths` into `store`; the report of what happened to each.
 
+    Risk Legacy games of one campaign go in game-number order (`in_campaign_order`).
     `on_read` is called as each log has been read and judged (for a progress bar), `on_outcome`
     as each game's transaction commits. A StoreError (the database refused a write, the disk is
     full) stops the run: games committed before it stay, the batch in flight is rolled back,
     and running the same ingest again carries on where it stopped (ingest is idempotent).
     """
-    files = log_paths(paths)
+    files = in_campaign_order(log_paths(paths))
     timings: dict[str, float] = {"read": 0.0, "judge": 0.0, "write": 0.0}
     started = time.perf_counter()
 

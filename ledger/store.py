@@ -27,6 +27,11 @@ The contract (`EventStore`; every backend passes tests/test_store_contract.py):
   replaced when the game is judged again, like its findings.
 - **Rejected input is kept**, never dropped: each refused log and each line that was not stored is
   a row of `rejects` (file, line, seq, rule, message, the line's text when known).
+- **Risk Legacy campaigns are linked on write**: a game whose GameStarted names a campaign is
+  recorded as game N of it (`campaign_games`: the worlds it starts from and leaves) and the
+  campaign is linked again in the game's transaction (`ledger.campaign.link_campaign`): a game
+  from the wrong world, a second game N, a game waiting for game N-1 get `campaign_findings`,
+  replaced whenever the campaign is linked again (docs/risk-legacy.md, campaigns in the store).
 
 Refusals (`rejects.rule` besides the reader's LOG-* rules):
 
@@ -268,6 +273,67 @@ class TournamentRow(SQLModel, table=True):
     held_on: Optional[date] = None
 
 
+# --- campaigns: Risk Legacy games linked into the campaigns they name -----------------------------
+#
+# A Risk Legacy game whose GameStarted names a campaign ({name, game, world}) gets a campaign_games
+# row when it is judged, and the campaign is linked again in the same transaction
+# (ledger.campaign.link_campaign): which stored game is game N, whether it starts from the world
+# game N-1 left, what it waits for. Rows of campaign_games and campaign_findings are replaced
+# whenever the campaign is linked again; campaigns rows are kept.
+
+
+class CampaignRow(SQLModel, table=True):
+    """A campaign the store knows: named by a stored game, or created with `ledger campaign new
+    NAME --db` (then with the world before its first game, which game 1 must start from)."""
+
+    __tablename__ = "campaigns"
+    name: str = Field(primary_key=True)
+    ruleset: str = "risk-legacy"
+    world0: Optional[dict] = Field(default=None, sa_column=Column(JSON))   # None: game 1 shows it
+    world0_digest: Optional[str] = None
+    setup: Optional[dict] = Field(default=None, sa_column=Column(JSON))    # powers, stickers
+    created_at: NaiveDatetime                  # UTC
+
+
+class CampaignGameRow(SQLModel, table=True):
+    """A stored game as game `game_no` of its campaign: the worlds it starts from and leaves, its
+    history record, and how it links to the game before it."""
+
+    __tablename__ = "campaign_games"
+    game_id: str = Field(primary_key=True)     # a game names one campaign
+    campaign: str
+    game_no: int
+    world_before: Optional[str] = None         # digest of the world it starts from (None: none carried)
+    world_after: Optional[str] = None          # digest of the world it leaves (None: not over)
+    start_world: Optional[dict] = Field(default=None, sa_column=Column(JSON))
+    end_world: Optional[dict] = Field(default=None, sa_column=Column(JSON))
+    record: dict = Field(sa_column=Column(JSON))  # players, winner, what it changed (campaign show)
+    status: str                                # fits | wrong-world | waiting | duplicate
+    waiting_for: Optional[int] = None          # the game number it waits for
+    finding_count: int = 0                     # its rows in campaign_findings
+    checked_at: NaiveDatetime                  # UTC, last linked
+
+
+class CampaignFindingRow(SQLModel, table=True):
+    """A campaign finding of a stored game (RL-CAMPAIGN-WORLD, RL-CAMPAIGN-ORDER, RL-CUSTOMIZE),
+    about its GameStarted; reported with the game's own findings by audit and verify."""
+
+    __tablename__ = "campaign_findings"
+    game_id: str = Field(primary_key=True)
+    idx: int = Field(primary_key=True)
+    campaign: str
+    line: Optional[int] = None
+    seq: Optional[int] = None
+    event: Optional[str] = None
+    rule: str
+    kind: str
+    message: str
+    section: str
+
+
+CAMPAIGN_MODELS = (CampaignRow, CampaignGameRow, CampaignFindingRow)
+
+
 # --- analytics: what happened in each game, read off the engine's fold at ingest ----------------
 #
 # Filled by `analytics.extract.extract_rows` whenever a game is judged (ingest, extension,
@@ -341,7 +407,7 @@ class DiceRow(SQLModel, table=True):
     player: str = Field(primary_key=True)
     round: int
     seat: Optional[int] = None
-    why: str                                    # roll-off | siege assault | battle | castle re-roll
+    why: str            # roll-off | siege assault | battle | castle re-roll | attack | world naming
     rank: Optional[int] = None                  # the battle rank (1-4)
     territory: Optional[str] = None
     battle_seq: Optional[int] = None            # the battle's BattleStarted event
@@ -400,7 +466,116 @@ class OutcomeRow(SQLModel, table=True):
     eliminated: bool
 
 
-ANALYTICS_MODELS = (OrderPlayedRow, BattleRow, DiceRow, PlayerRoundRow, OutcomeRow)
+class LegacyOutcomeRow(SQLModel, table=True):
+    """How a Risk Legacy game went for one player: faction, power, HQ, Red Stars, the reward."""
+
+    __tablename__ = "legacy_outcomes"
+    game_id: str = Field(primary_key=True)
+    player: str = Field(primary_key=True)
+    seat: Optional[int] = None                  # the log's (clockwise) seat order
+    turn_order: Optional[int] = None            # place in the turn order (0: won the roll-off)
+    faction: Optional[str] = None
+    power: Optional[str] = None                 # the faction's starting power on this world
+    hq_territory: Optional[str] = None
+    signatures_before: int                      # times the person signed before this game
+    finished: bool
+    won: bool
+    win_share: float = Field(sa_type=Double)
+    outcome: Optional[str] = None               # won | held_on | eliminated (finished games)
+    reason: Optional[str] = None
+    rounds: int
+    red_stars: int                              # at the end: tokens + HQs controlled
+    red_star_tokens: int
+    hqs: int
+    red_stars_bought: int
+    missions_completed: int
+    knocked_out: bool                           # lost every troop at some point
+    knocked_out_by: Optional[str] = None        # the first time
+    knocked_out_round: Optional[int] = None
+    eliminated: bool
+    joined_war: int
+    troops_recruited: int
+    territories: int
+    troops: int
+    missiles_at_start: int
+    missiles_used: int
+    scars_placed: int
+    reward: Optional[str] = None                # the reward chosen at the end (or pass)
+    reward_detail: Optional[str] = None
+
+
+class LegacyBattleRow(SQLModel, table=True):
+    """One Risk Legacy attack roll: the dice, the modifiers, the losses, and the luck."""
+
+    __tablename__ = "legacy_battles"
+    game_id: str = Field(primary_key=True)
+    seq: int = Field(primary_key=True)          # the AttackDeclared event
+    roll_seq: int                               # its DiceRolled
+    round: int
+    attacker: str
+    defender: str
+    attacker_faction: Optional[str] = None
+    defender_faction: Optional[str] = None
+    from_territory: str
+    territory: str
+    hq: bool                                    # an HQ stands in the defended territory
+    attacker_dice: int
+    defender_dice: int
+    attacker_faces: str                         # JSON list, as rolled
+    defender_faces: str
+    attacker_final: str                         # JSON list, after modifiers and Missiles
+    defender_final: str
+    modifiers: Optional[str] = None             # "bunker +1 higher; fortification +1 each"
+    missiles: int
+    modified: bool                              # a modifier or a Missile changed the dice
+    power_effect: Optional[str] = None          # three of a kind, double sixes
+    attacker_lost: int
+    defender_lost: int
+    conquered: bool
+    expected_attacker_lost: Optional[float] = Field(default=None, sa_type=Double)
+    expected_defender_lost: Optional[float] = Field(default=None, sa_type=Double)
+    attacker_luck: Optional[float] = Field(default=None, sa_type=Double)
+    defender_luck: Optional[float] = Field(default=None, sa_type=Double)
+
+
+class LegacyGameRow(SQLModel, table=True):
+    """A Risk Legacy game in its campaign: the winner, the reward, the world it leaves."""
+
+    __tablename__ = "legacy_games"
+    game_id: str = Field(primary_key=True)
+    campaign: Optional[str] = None
+    game_no: int                                # the game's number on its world
+    players: int
+    finished: bool
+    winner: Optional[str] = None
+    winner_faction: Optional[str] = None
+    winner_power: Optional[str] = None
+    reason: Optional[str] = None
+    rounds: int
+    reward: Optional[str] = None                # the winner's reward
+    reward_detail: Optional[str] = None
+    minor_cities: int                           # the world after the game, from here on
+    major_cities: int
+    cities: int
+    cities_founded: int                         # in this game
+    scars: int
+    scars_placed: int
+    scars_cancelled: int
+    fortifications: int                         # fortified cities with boxes left
+    fortification_boxes: int                    # boxes marked, every fortification
+    named_continents: int
+    continent_marks: int
+    destroyed_cards: int
+    card_resources: int
+    signatures: int
+    packs_opened: int
+    world_name: Optional[str] = None
+    world_before: str                           # digests of the world the game starts from
+    world_after: str                            # and of the one it leaves
+
+
+ANALYTICS_MODELS = (OrderPlayedRow, BattleRow, DiceRow, PlayerRoundRow, OutcomeRow,
+                    LegacyOutcomeRow, LegacyBattleRow, LegacyGameRow)
 ANALYTICS_TABLES = tuple(m.__tablename__ for m in ANALYTICS_MODELS)
 
 MODELS = (TournamentRow, GameRow, PlayerRow, EventRow, FindingRow, SnapshotRow, RejectRow,
@@ -458,6 +633,12 @@ class IngestOutcome:
     winners: list[str] | None = None
     reason: str | None = None                   # why it was rejected
     rejects: list[Reject] = field(default_factory=list)
+    # A Risk Legacy game naming a campaign: {"name", "game", "status", "waiting_for", "findings"}
+    # as linked when its transaction committed (`findings` above counts these too).
+    campaign: dict[str, Any] | None = None
+    # Other stored games of its campaign whose link this game changed (re-checked), same shape
+    # plus "game_id".
+    relinked: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def is_stored(self) -> bool:
@@ -467,7 +648,8 @@ class IngestOutcome:
         return {"file": self.file, "game": self.game_id, "status": self.status,
                 "events_added": self.events_added, "events": self.event_count,
                 "findings": self.findings, "winners": self.winners, "reason": self.reason,
-                "rejects": [r.as_dict() for r in self.rejects]}
+                "rejects": [r.as_dict() for r in self.rejects], "campaign": self.campaign,
+                "relinked": self.relinked}
 
 
 @dataclass(frozen=True)
@@ -578,6 +760,7 @@ class _Judged:
     findings: list[tuple]
     snapshot: tuple | None
     analytics: dict[str, list[tuple]] = field(default_factory=dict)  # table -> rows
+    campaign: dict[str, Any] | None = None     # its campaign_games row (a Risk Legacy campaign game)
 
 
 def _judge_rows(read: LogRead, judge_fn: Callable[[LogRead], Any],
@@ -624,7 +807,25 @@ def _judgement_rows(read: LogRead, j: Any) -> _Judged:
         "rounds": rounds, "finding_count": len(j.findings), "fatal": j.fatal,
         "source": read.name,
     }
-    return _Judged(game, players, findings, snapshot)
+    return _Judged(game, players, findings, snapshot, campaign=_campaign_row(read, j))
+
+
+def _campaign_row(read: LogRead, j: Any) -> dict[str, Any] | None:
+    """The campaign_games row of a judged Risk Legacy game that names a campaign (its link columns
+    are filled when the campaign is linked), or None."""
+    if getattr(j, "ruleset", None) != "risk-legacy" or getattr(j, "final_state", None) is None:
+        return None
+    from ledger.campaign import campaign_game
+
+    found = campaign_game(read, j)
+    if found is None:
+        return None
+    g, record = found
+    return {"game_id": g.game_id, "campaign": g.campaign, "game_no": g.game,
+            "world_before": g.start_digest, "world_after": g.end_digest,
+            "start_world": json.dumps(g.start_world) if g.start_world is not None else None,
+            "end_world": json.dumps(g.end_world) if g.end_world is not None else None,
+            "record": json.dumps(record, ensure_ascii=False, default=str)}
 
 
 # --- checking a log before it is stored ------------------------------------------------------------
@@ -766,8 +967,27 @@ class EventStore(ABC):
 
     @abstractmethod
     def recheck(self, *, on_game: Callable[[str], None] | None = None) -> list[RecheckChange]:
-        """Judge every stored game again with the current engine and store the new judgement;
-        the games whose findings or result changed."""
+        """Judge every stored game again with the current engine and store the new judgement,
+        and link every campaign again; the games whose findings (campaign findings included) or
+        result changed."""
+
+    @abstractmethod
+    def campaigns(self) -> list[CampaignRow]:
+        """Every campaign the store knows, by name."""
+
+    @abstractmethod
+    def campaign_games(self, campaign: str | None = None) -> list[CampaignGameRow]:
+        """The stored games of a campaign (or of every campaign) with their links, by campaign,
+        game number, then the counted game before its duplicates."""
+
+    @abstractmethod
+    def campaign_findings(self, game_id: str) -> list[CampaignFindingRow]:
+        """The campaign findings of a stored game, as its campaign was last linked."""
+
+    @abstractmethod
+    def create_campaign(self, name: str, world0: dict, setup: dict) -> None:
+        """Record a campaign's first world (the world its game 1 must start from) and link its
+        stored games again. StoreError if the campaign already has a first world."""
 
     @abstractmethod
     def check(self) -> IntegrityReport:
@@ -835,6 +1055,16 @@ _SNAPSHOT_SCHEMA = {"game_id": pl.String, "seq": pl.Int32, "ruleset_version": pl
 _REJECT_SCHEMA = {"file": pl.String, "line": pl.Int32, "seq": pl.Int32, "game_id": pl.String,
                   "rule": pl.String, "message": pl.String, "raw": pl.String,
                   "rejected_at": pl.Datetime("us")}
+_CAMPAIGN_GAME_SCHEMA = {
+    "game_id": pl.String, "campaign": pl.String, "game_no": pl.Int64, "world_before": pl.String,
+    "world_after": pl.String, "start_world": pl.String, "end_world": pl.String,
+    "record": pl.String, "status": pl.String, "waiting_for": pl.Int64, "finding_count": pl.Int64,
+    "checked_at": pl.Datetime("us"),
+}
+_CAMPAIGN_FINDING_SCHEMA = {"game_id": pl.String, "idx": pl.Int32, "campaign": pl.String,
+                            "line": pl.Int32, "seq": pl.Int32, "event": pl.String,
+                            "rule": pl.String, "kind": pl.String, "message": pl.String,
+                            "section": pl.String}
 
 
 @dataclass
@@ -854,6 +1084,9 @@ class _Batch:
     analytics: dict[str, list[tuple]] = field(default_factory=dict)   # table -> rows
     rejudged: list[str] = field(default_factory=list)  # stored games whose analytics are replaced
     tournament: str | None = None                      # new games are filed under this tournament
+    campaign_rows: list[dict] = field(default_factory=list)   # campaign_games rows, unlinked
+    links: dict[str, dict] = field(default_factory=dict)      # game -> its link, once linked
+    relinked: list[dict] = field(default_factory=list)        # other games whose link changed
 
     def add_judged(self, judged: _Judged, stamp: datetime, expected: int | None,
                    new_events: Sequence[RawEvent]) -> None:
@@ -872,13 +1105,34 @@ class _Batch:
         if judged.snapshot is not None:
             self.snapshots.append(judged.snapshot)
         self.add_analytics(judged, rejudged=expected is not None)
+        self.add_campaign(judged)
         self.game_ids.add(row["game_id"])
+
+    def add_campaign(self, judged: _Judged) -> None:
+        if judged.campaign is not None:
+            self.campaign_rows.append(judged.campaign)
 
     def add_analytics(self, judged: _Judged, rejudged: bool) -> None:
         if rejudged:
             self.rejudged.append(judged.game["game_id"])
         for table, rows in judged.analytics.items():
             self.analytics.setdefault(table, []).extend(rows)
+
+
+def _report_links(batch: _Batch) -> None:
+    """Tell each stored outcome of the batch its campaign link (its findings count with the
+    game's), and give the other games whose link changed to the batch's last game of their
+    campaign."""
+    last: dict[str, IngestOutcome] = {}
+    for outcome in batch.outcomes:
+        link = batch.links.get(outcome.game_id) if outcome.status in ("new", "extended") else None
+        if link is not None:
+            outcome.campaign = link
+            outcome.findings += len(link["findings"])
+            last[link["name"]] = outcome
+    for change in batch.relinked:
+        if change["name"] in last:
+            last[change["name"]].relinked.append(change)
 
 
 _LOOKUP_CHUNK = 64  # logs whose stored heads are looked up together
@@ -892,6 +1146,7 @@ class _StoredGame:
     head_hash: str
     finding_count: int
     winners: str | None  # JSON
+    campaign_findings: int = 0
 
     def winner_list(self) -> list[str] | None:
         return json.loads(self.winners) if self.winners else None
@@ -965,7 +1220,7 @@ class DuckDBStore(EventStore):
                                      creator=lambda: duckdb_engine.ConnectionWrapper(con))
         if not read_only:
             with self._lock:
-                tables = [m.__table__ for m in MODELS]
+                tables = [m.__table__ for m in (*MODELS, *CAMPAIGN_MODELS)]
                 present = self._one("SELECT count(*) FROM duckdb_tables() WHERE schema_name = "
                                     "current_schema() AND table_name IN ("
                                     + ", ".join("?" * len(tables)) + ")",
@@ -1070,8 +1325,9 @@ class DuckDBStore(EventStore):
         if not ids:
             return {}
         return {row[0]: _StoredGame(*row[1:]) for row in self._con.execute(
-            "SELECT game_id, event_count, head_hash, finding_count, winners FROM games "
-            "WHERE game_id IN (SELECT unnest(?::VARCHAR[]))", [ids]).fetchall()}
+            "SELECT g.game_id, g.event_count, g.head_hash, g.finding_count, g.winners, "
+            "coalesce(c.finding_count, 0) FROM games g LEFT JOIN campaign_games c USING (game_id) "
+            "WHERE g.game_id IN (SELECT unnest(?::VARCHAR[]))", [ids]).fetchall()}
 
     def _plan(self, read: LogRead, lines: Sequence[str] | None, batch: _Batch,
               heads: dict[str, _StoredGame], clock: dict[str, float]) -> None:
@@ -1105,7 +1361,8 @@ class DuckDBStore(EventStore):
                                     rejects=rejects)
         elif stored is not None and start >= len(read.events):
             outcome = IngestOutcome(name, game_id, "present", 0, stored.event_count,
-                                    stored.finding_count, stored.winner_list(), rejects=rejects)
+                                    stored.finding_count + stored.campaign_findings,
+                                    stored.winner_list(), rejects=rejects)
         else:
             clock["write"] = clock.get("write", 0.0) + time.perf_counter() - started
             started = time.perf_counter()
@@ -1148,6 +1405,7 @@ class DuckDBStore(EventStore):
         except (duckdb.ConstraintException, duckdb.TransactionException) as exc:
             raise _WriteRefused(exc) from exc
         clock["write"] = clock.get("write", 0.0) + time.perf_counter() - started
+        _report_links(batch)
         outcomes.extend(batch.outcomes)
         if on_outcome is not None:
             for outcome in batch.outcomes:
@@ -1203,6 +1461,7 @@ class DuckDBStore(EventStore):
                      "*, json_extract(raw, '$.payload') AS payload")
         self._write_rejects(batch.rejects)
         self._write_analytics(batch)
+        self._write_campaigns(batch)
 
     def _write_analytics(self, batch: _Batch) -> None:
         """Replace the analytics rows of every game judged in the batch (a new game has none)."""
@@ -1219,6 +1478,106 @@ class DuckDBStore(EventStore):
                 self._con.unregister("_ledger_rejudged")
         for table, rows in batch.analytics.items():
             self._insert(table, rows_frame(table, rows))
+
+    def _write_campaigns(self, batch: _Batch) -> None:
+        """Replace the campaign_games rows of every game judged in the batch and link each
+        campaign they are (or were) in again, in the open transaction (ledger.campaign)."""
+        con = self._con
+        fresh: dict[str, list[dict]] = {}
+        for row in batch.campaign_rows:
+            fresh.setdefault(row["campaign"], []).append(row)
+        touched = set(fresh)
+        if batch.rejudged:
+            ids = pl.DataFrame({"game_id": batch.rejudged}, schema={"game_id": pl.String})
+            con.register("_ledger_relinked", _ArrowStream(ids))
+            try:
+                touched.update(c for (c,) in con.execute(
+                    "SELECT DISTINCT campaign FROM campaign_games WHERE game_id IN "
+                    "(SELECT game_id FROM _ledger_relinked)").fetchall())
+                for table in ("campaign_games", "campaign_findings"):
+                    con.execute(f"DELETE FROM {table} WHERE game_id IN "
+                                f"(SELECT game_id FROM _ledger_relinked)").fetchall()
+            finally:
+                con.unregister("_ledger_relinked")
+        if not touched:
+            return
+        stamp = _now()
+        for name in sorted(fresh):
+            con.execute("INSERT INTO campaigns (name, ruleset, created_at) VALUES (?, ?, ?) "
+                        "ON CONFLICT DO NOTHING", [name, "risk-legacy", stamp]).fetchall()
+        for name in sorted(touched):
+            self._link(name, fresh.get(name, []), batch, stamp)
+
+    def _link(self, name: str, fresh: list[dict], batch: _Batch, stamp: datetime) -> None:
+        """Link campaign `name` again: the stored games' rows and the `fresh` ones (written
+        here, whole); a stored game's row and findings are rewritten only when its link changed,
+        and then listed in `batch.relinked`."""
+        from ledger.campaign import CampaignGame, link_campaign
+
+        con = self._con
+        first = self._one("SELECT world0::VARCHAR FROM campaigns WHERE name = ?", [name])
+        world0 = json.loads(first[0]) if first and first[0] is not None else None
+        stored = con.execute(
+            "SELECT game_id, game_no, world_before, world_after, start_world::VARCHAR, "
+            "end_world::VARCHAR, status, waiting_for FROM campaign_games WHERE campaign = ?",
+            [name]).fetchall()
+        rows = [dict(zip(("game_id", "game_no", "world_before", "world_after", "start_world",
+                          "end_world", "status", "waiting_for"), r)) for r in stored] + fresh
+        if not rows:
+            return
+        judged = {r[0]: (r[1], r[2]) for r in con.execute(
+            "SELECT game_id, finding_count, ingested_at FROM games WHERE game_id IN "
+            "(SELECT unnest(?::VARCHAR[]))", [[r["game_id"] for r in rows]]).fetchall()}
+        before: dict[str, list[tuple[str, str]]] = {}
+        for gid, rule, message in con.execute(
+                "SELECT game_id, rule, message FROM campaign_findings WHERE campaign = ? "
+                "ORDER BY game_id, idx", [name]).fetchall():
+            before.setdefault(gid, []).append((rule, message))
+        games = []
+        for r in rows:
+            own, at = judged.get(r["game_id"], (0, None))
+            games.append(CampaignGame(
+                r["game_id"], name, r["game_no"], r["world_before"], r["world_after"],
+                json.loads(r["start_world"]) if r["start_world"] is not None else None,
+                json.loads(r["end_world"]) if r["end_world"] is not None else None,
+                own or 0, (0, at.isoformat() if at is not None else "", r["game_id"])))
+        links = link_campaign(name, games, world0)
+        new_rows, findings, changed = [], [], []
+        is_fresh = {r["game_id"] for r in fresh}
+        for r, link in zip(rows, links):
+            gid = r["game_id"]
+            said = [(f.rule, f.message) for f in link.findings]
+            batch.links[gid] = {"name": name, "game": r["game_no"], "status": link.status,
+                                "waiting_for": link.waiting_for,
+                                "findings": [{"rule": f.rule, "message": f.message}
+                                             for f in link.findings]}
+            if gid not in is_fresh:
+                if (r["status"], r["waiting_for"], before.get(gid, [])) == \
+                        (link.status, link.waiting_for, said):
+                    continue
+                changed.append(gid)
+                batch.relinked.append({"game_id": gid, **batch.links[gid],
+                                       "status_before": r["status"],
+                                       "findings_before": len(before.get(gid, []))})
+            else:
+                new_rows.append({**r, "status": link.status, "waiting_for": link.waiting_for,
+                                 "finding_count": len(link.findings), "checked_at": stamp})
+            findings += [(gid, i, name, f.line, f.seq, f.event, f.rule, f.kind, f.message,
+                          f.section) for i, f in enumerate(link.findings)]
+        if changed:
+            con.execute("DELETE FROM campaign_findings WHERE game_id IN "
+                        "(SELECT unnest(?::VARCHAR[]))", [changed]).fetchall()
+            for gid in changed:
+                link = batch.links[gid]
+                con.execute("UPDATE campaign_games SET status = ?, waiting_for = ?, "
+                            "finding_count = ?, checked_at = ? WHERE game_id = ?",
+                            [link["status"], link["waiting_for"], len(link["findings"]), stamp,
+                             gid]).fetchall()
+        self._insert("campaign_games", pl.DataFrame(new_rows, schema=_CAMPAIGN_GAME_SCHEMA),
+                     "* REPLACE (start_world::JSON AS start_world, end_world::JSON AS end_world, "
+                     "record::JSON AS record)")
+        self._insert("campaign_findings", pl.DataFrame(findings, schema=_CAMPAIGN_FINDING_SCHEMA,
+                                                       orient="row"))
 
     def _write_snapshots(self, snapshots: list[tuple]) -> None:
         if not snapshots:
@@ -1349,6 +1708,56 @@ class DuckDBStore(EventStore):
         with self._lock:
             return pl.DataFrame(self._con.sql(sql, params=params))
 
+    def _has_campaign_tables(self) -> bool:
+        """False only for a store made before campaigns were kept, opened read-only."""
+        return self._one("SELECT count(*) FROM duckdb_tables() WHERE schema_name = "
+                         "current_schema() AND table_name = 'campaign_findings'")[0] == 1
+
+    def campaigns(self) -> list[CampaignRow]:
+        with self._lock, Session(self._engine) as session:
+            if not self._has_campaign_tables():
+                return []
+            return list(session.exec(select(CampaignRow).order_by(CampaignRow.name)).all())
+
+    def campaign_games(self, campaign: str | None = None) -> list[CampaignGameRow]:
+        with self._lock, Session(self._engine) as session:
+            if not self._has_campaign_tables():
+                return []
+            query = select(CampaignGameRow)
+            if campaign is not None:
+                query = query.where(CampaignGameRow.campaign == campaign)
+            return list(session.exec(query.order_by(
+                CampaignGameRow.campaign, CampaignGameRow.game_no,
+                CampaignGameRow.status == "duplicate", CampaignGameRow.game_id)).all())
+
+    def campaign_findings(self, game_id: str) -> list[CampaignFindingRow]:
+        with self._lock, Session(self._engine) as session:
+            if not self._has_campaign_tables():
+                return []
+            return list(session.exec(select(CampaignFindingRow).where(
+                CampaignFindingRow.game_id == game_id).order_by(CampaignFindingRow.idx)).all())
+
+    def create_campaign(self, name: str, world0: dict, setup: dict) -> None:
+        from engine.risk_legacy import world as W
+
+        self._writable()
+        digest = W.world_digest(W.world_from_dict(world0))
+        with self._transaction() as con:
+            row = self._one("SELECT world0_digest FROM campaigns WHERE name = ?", [name])
+            if row is not None and row[0] is not None:
+                raise StoreError(f"campaign {name!r} already exists in {self.path} (its first "
+                                 f"world is {row[0][:12]}...); a campaign is created once")
+            if row is None:
+                con.execute("INSERT INTO campaigns (name, ruleset, world0, world0_digest, setup, "
+                            "created_at) VALUES (?, ?, ?::JSON, ?, ?::JSON, ?)",
+                            [name, "risk-legacy", json.dumps(world0), digest, json.dumps(setup),
+                             _now()]).fetchall()
+            else:
+                con.execute("UPDATE campaigns SET world0 = ?::JSON, world0_digest = ?, "
+                            "setup = ?::JSON WHERE name = ?",
+                            [json.dumps(world0), digest, json.dumps(setup), name]).fetchall()
+            self._link(name, [], _Batch(), _now())
+
     def rejects(self) -> list[RejectRow]:
         with self._lock, Session(self._engine) as session:
             # bulk inserts may draw sequence ids out of row order: order by what the rows say
@@ -1360,8 +1769,9 @@ class DuckDBStore(EventStore):
 
     def recheck(self, *, on_game=None, batch_events: int = DEFAULT_BATCH_EVENTS):
         self._writable()
-        changes: list[RecheckChange] = []
+        seen: list[tuple] = []
         with self._lock:
+            said_before = self._campaign_said()
             games = self._con.execute(
                 "SELECT game_id, event_count FROM games ORDER BY game_id").fetchall()
             pending: list[tuple[str, int]] = []
@@ -1370,14 +1780,33 @@ class DuckDBStore(EventStore):
                 pending.append((game_id, count))
                 size += count
                 if size >= batch_events:
-                    changes += self._recheck_batch(pending, on_game)
+                    seen += self._recheck_batch(pending, on_game)
                     pending, size = [], 0
             if pending:
-                changes += self._recheck_batch(pending, on_game)
+                seen += self._recheck_batch(pending, on_game)
+            said_after = self._campaign_said()
+        changes: list[RecheckChange] = []
+        for gid, v0, v1, n0, n1, w0, w1, findings_changed, result_changed in seen:
+            c0, c1 = said_before.get(gid, []), said_after.get(gid, [])
+            findings_changed = findings_changed or c0 != c1
+            if findings_changed or result_changed:
+                changes.append(RecheckChange(gid, v0, v1, n0 + len(c0), n1 + len(c1), w0, w1,
+                                             findings_changed, result_changed))
         return changes
 
-    def _recheck_batch(self, games: list[tuple[str, int]], on_game) -> list[RecheckChange]:
-        changes = []
+    def _campaign_said(self) -> dict[str, list[tuple[str, str]]]:
+        """Every stored game's campaign findings, as (rule, message)."""
+        said: dict[str, list[tuple[str, str]]] = {}
+        for gid, rule, message in self._con.execute(
+                "SELECT game_id, rule, message FROM campaign_findings "
+                "ORDER BY game_id, idx").fetchall():
+            said.setdefault(gid, []).append((rule, message))
+        return said
+
+    def _recheck_batch(self, games: list[tuple[str, int]], on_game) -> list[tuple]:
+        """Judge `games` again in one transaction (their campaigns linked again with them);
+        per game: id, versions, finding counts and winners before and after, what changed."""
+        seen = []
         with self._transaction() as con:
             batch = _Batch()
             for game_id, count in games:
@@ -1405,16 +1834,16 @@ class DuckDBStore(EventStore):
                 if judged.snapshot is not None:
                     batch.snapshots.append(judged.snapshot)
                 batch.add_analytics(judged, rejudged=True)
-                if findings_changed or result_changed:
-                    changes.append(RecheckChange(
-                        game_id, before[0], judged.game["ruleset_version"], len(old_findings),
-                        len(new_findings), json.loads(before[1]) if before[1] else None,
-                        json.loads(judged.game["winners"]) if judged.game["winners"] else None,
-                        findings_changed, result_changed))
+                batch.add_campaign(judged)
+                seen.append((
+                    game_id, before[0], judged.game["ruleset_version"], len(old_findings),
+                    len(new_findings), json.loads(before[1]) if before[1] else None,
+                    json.loads(judged.game["winners"]) if judged.game["winners"] else None,
+                    findings_changed, result_changed))
                 if on_game is not None:
                     on_game(game_id)
             self._write_rows(batch)
-        return changes
+        return seen
 
     def check(self) -> IntegrityReport:
         problems: list[str] = []
@@ -1470,8 +1899,29 @@ class DuckDBStore(EventStore):
                         f"(SELECT game_id FROM games) GROUP BY game_id ORDER BY game_id").fetchall():
                     problems.append(f"game {gid!r}: {n} rows in {table} with no row in the "
                                     f"games table")
+            problems += self._check_campaigns()
             problems += self._check_lines()
         return IntegrityReport(games, events, problems)
+
+    def _check_campaigns(self) -> list[str]:
+        """Campaign rows: each for a stored game, in a known campaign, counting its findings."""
+        if not self._has_campaign_tables():
+            return []
+        problems = []
+        for gid, campaign in self._con.execute(
+                "SELECT game_id, campaign FROM campaign_games WHERE game_id NOT IN "
+                "(SELECT game_id FROM games) OR campaign NOT IN (SELECT name FROM campaigns) "
+                "ORDER BY game_id").fetchall():
+            problems.append(f"game {gid!r}: a campaign_games row (campaign {campaign!r}) with no "
+                            f"stored game or no campaigns row")
+        for gid, stored, counted in self._con.execute("""
+                SELECT c.game_id, c.finding_count, count(f.idx) FROM campaign_games c
+                LEFT JOIN campaign_findings f USING (game_id)
+                GROUP BY c.game_id, c.finding_count HAVING c.finding_count != count(f.idx)
+                ORDER BY c.game_id""").fetchall():
+            problems.append(f"game {gid!r}: campaign_games counts {stored} campaign findings, "
+                            f"campaign_findings holds {counted}")
+        return problems
 
     def _check_lines(self) -> list[str]:
         """Every stored line re-read: its content matches its hash and the row's columns."""

@@ -14,7 +14,8 @@ from ledger.store import ANALYTICS_MODELS, ANALYTICS_TABLES, open_store
 from tests.test_store_support import GAME42, SAMPLES, game, text_of
 
 KEYS = {"orders_played": ["seq"], "battles": ["seq"], "dice": ["seq", "player"],
-        "player_rounds": ["round", "player"], "outcomes": ["player"]}
+        "player_rounds": ["round", "player"], "outcomes": ["player"],
+        "legacy_outcomes": ["player"], "legacy_battles": ["seq"], "legacy_games": ["game_id"]}
 
 
 def stored(store, table: str, game_id: str) -> pl.DataFrame:
@@ -42,6 +43,27 @@ def test_the_models_are_the_extracted_columns():
     assert ANALYTICS_TABLES == TABLES
     for model in ANALYTICS_MODELS:
         assert set(model.__table__.columns.keys()) == set(COLUMNS[model.__tablename__])
+
+
+SQL_TYPES = {pl.String: "VARCHAR", pl.Int32: "INTEGER", pl.Float64: "DOUBLE",
+             pl.Boolean: "BOOLEAN"}
+
+
+def test_the_stored_columns_have_the_extracted_types_and_keys(tmp_path):
+    """Each analytics column is stored with the type its rows are made with, and each table is
+    keyed by its game and what is one row in it."""
+    with open_store(tmp_path / "s.duckdb") as store:
+        described = store.query(
+            "SELECT table_name, column_name, data_type FROM information_schema.columns "
+            "WHERE table_name IN (SELECT unnest($t::VARCHAR[]))", {"t": list(TABLES)})
+    stored = {(r["table_name"], r["column_name"]): r["data_type"]
+              for r in described.iter_rows(named=True)}
+    for table, columns in COLUMNS.items():
+        for column, dtype in columns.items():
+            assert stored[table, column] == SQL_TYPES[dtype], (table, column)
+    for model in ANALYTICS_MODELS:
+        keys = {c.name for c in model.__table__.primary_key.columns}
+        assert keys == {"game_id", *KEYS[model.__tablename__]}, model.__tablename__
 
 
 @pytest.fixture
