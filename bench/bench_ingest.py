@@ -30,6 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from ledger.ingest import ingest_paths  # noqa: E402
 from ledger.logfile import read_log, seal, write_log  # noqa: E402
+from ledger.parallel import default_jobs  # noqa: E402
 from ledger.store import event_frame, open_store  # noqa: E402
 
 TARGET_FULL = 50_000        # events/s with full validation
@@ -107,8 +108,11 @@ def main(argv: list[str] | None = None) -> None:
         print(f"corpus: {len(paths)} games, {source}, made in {time.perf_counter() - started:.1f} s")
 
         with open_store(workdir / "store.duckdb") as store:
-            report = ingest_paths(store, paths)
-            again = ingest_paths(store, paths)
+            report = ingest_paths(store, paths, jobs=1)
+            again = ingest_paths(store, paths, jobs=1)
+        jobs = default_jobs()
+        with open_store(workdir / "store-jobs.duckdb") as store:
+            parallel = ingest_paths(store, paths, jobs=jobs)
         events = report.events_added
         assert all(o.status == "new" for o in report.outcomes), "the corpus did not ingest cleanly"
         t = report.timings
@@ -124,11 +128,14 @@ def main(argv: list[str] | None = None) -> None:
               f"read+chain {t['read']:.2f} s, judge {t['judge']:.2f} s, store {t['write']:.2f} s)")
         print(f"  validation alone:        {events / validation:>10,.0f} events/s")
         print(f"  store alone (no checks): {write_rate:>10,.0f} events/s")
+        print(f"  with {jobs} worker processes: {events / parallel.elapsed:>10,.0f} events/s  "
+              f"({report.elapsed / parallel.elapsed:.2f}x one process)")
         print(f"re-ingest (all present):   {events / again.elapsed:>10,.0f} events/s")
         print(f"(a) raw DuckDB bulk insert:{ceiling:>10,.0f} events/s  (the ceiling)")
         print(f"(b) eventsourcing, SQLite: {es:>10,.0f} events/s  (no validation)")
         print("ratios:")
-        print(f"  full / {TARGET_FULL:,} target:        {full / TARGET_FULL:6.2f}")
+        print(f"  full / {TARGET_FULL:,} target:        {full / TARGET_FULL:6.2f}  (one process), "
+              f"{events / parallel.elapsed / TARGET_FULL:.2f} ({jobs} workers)")
         print(f"  store alone / ceiling (a):   {write_rate / ceiling:6.2f}  "
               f"(target >= {TARGET_CEILING_SHARE:.2f})")
         print(f"  store alone / eventsourcing: {write_rate / es:6.2f}  (target > 1)")

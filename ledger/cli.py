@@ -158,23 +158,33 @@ def audit(
     missions: Optional[Path] = MissionsOpt,
     db: Optional[Path] = DbOpt,
     campaign: Optional[Path] = typer.Option(None, "--campaign", help="A Risk Legacy campaign file: also check that each game starts from the world the campaign stood at before it."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Worker processes judging files side by side (default: one per core when there are many files; 1: none). The output is the same either way."),
 ) -> None:
     """Report every finding in the logs: file, line, seq, rule id, message, rulebook section.
 
-    Exit 0 when clean, 1 when there are findings, 2 when a file cannot be read.
+    A folder stands for every *.jsonl file under it. Exit 0 when clean, 1 when there are
+    findings, 2 when a file cannot be read.
 
     Example: ledger audit sample_logs/*.jsonl
+             ledger audit tournament-2026/ --json > audit.json
     """
     data = _data(board, cards, missions)
+    if any(p.is_dir() for p in files):
+        from ledger.ingest import log_paths
+        # a folder with no logs stays, and is reported as unreadable
+        files = [f for p in files for f in (log_paths([p]) or [p] if p.is_dir() else [p])]
     worst = exitcodes.OK
     reports = []
     prog = _progress(len(files), "auditing")
     if prog:
         prog.start()
         task = prog.add_task("audit", total=len(files))
-    for path in files:
+    for path, judged in zip(files, _judged_files(files, data, db, strict, campaign, jobs,
+                                                 (board, cards, missions))):
         try:
-            j = _judge_file(path, data, db, strict=strict, keep_steps=False)
+            if isinstance(judged, LogFileError):
+                raise judged
+            j = judged
             if campaign is not None:
                 _check_in_campaign(j, path, campaign)
         except LogFileError as exc:
@@ -200,6 +210,26 @@ def audit(
     if as_json:
         _emit_json(reports if len(files) > 1 else reports[0])
     raise typer.Exit(worst)
+
+
+def _judged_files(files: list[Path], data: Any, db: Optional[Path], strict: bool,
+                  campaign: Optional[Path], jobs: Optional[int], data_files: tuple) -> Any:
+    """Each file's Judgement for audit, or the LogFileError it raised, in the order of `files`:
+    judged in worker processes (ledger.parallel) when there are many files on disk and no
+    campaign to check against (that needs each game's final state), else here."""
+    from ledger import parallel
+    n = parallel.default_jobs() if jobs is None else jobs
+    if campaign is None and all(p.is_file() for p in files) and parallel.worth_it(files, n):
+        spec = tuple(None if f is None else str(f) for f in data_files)
+        tasks = [(str(p), spec, strict) for p in files]
+        for kind, value in parallel.ordered_map(parallel.audit_file, tasks, n):
+            yield value if kind == "ok" else LogFileError(value)
+        return
+    for path in files:
+        try:
+            yield _judge_file(path, data, db, strict=strict, keep_steps=False)
+        except LogFileError as exc:
+            yield exc
 
 
 def _check_in_campaign(j: Judgement, path: Path, campaign_file: Path) -> None:

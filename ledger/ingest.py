@@ -23,7 +23,9 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from ledger.logfile import LogFileError, LogProblem, LogRead, read_log
-from ledger.store import DEFAULT_BATCH_EVENTS, EventStore, IngestOutcome, Reject
+from ledger.parallel import MIN_FILES, ordered_map, worth_it
+from ledger.store import (DEFAULT_BATCH_EVENTS, EventStore, IngestOutcome, Reject, judge_for_store,
+                          read_fingerprint)
 
 
 @dataclass
@@ -137,11 +139,46 @@ def file_lines(read: LogRead) -> Sequence[str] | None:
     return data.removeprefix(b"\xef\xbb\xbf").decode("utf-8", "backslashreplace").split("\n")
 
 
+# --- judging ahead, in worker processes ------------------------------------------------------------
+
+_KNOWN: dict[str, tuple[int, str | None]] = {}
+
+
+def _set_known(known: dict[str, tuple[int, str | None]]) -> None:
+    """Worker initializer: the store's games as they stood when the ingest began."""
+    _KNOWN.clear()
+    _KNOWN.update(known)
+
+
+def _judge_ahead(path: str) -> Any:
+    """Worker: read one file and judge it for the store, unless the store already holds exactly
+    this game (re-ingest) or refuses it whole: judge_for_store's result, or None."""
+    try:
+        read = read_source(Path(path))
+        if not read.events or _KNOWN.get(read.events[0].game) == read_fingerprint(read):
+            return None
+        return judge_for_store(read)
+    except Exception:       # the parent judges this log itself, and meets the same error there
+        return None
+
+
+def _fingerprint_of_file(path: Path) -> tuple[str, tuple[int, str | None]] | None:
+    """(game id, (events, last hash)) of a sealed log file, read cheaply (its lines counted, its
+    last line parsed), to leave out of the work judged ahead the games a store already holds;
+    None when that cannot be told so cheaply (the file is then judged ahead)."""
+    try:
+        lines = [ln for ln in path.read_bytes().split(b"\n") if ln.strip()]
+        last = json.loads(lines[-1])
+        return last["game"], (len(lines), last["hash"])
+    except (OSError, ValueError, IndexError, KeyError, TypeError):
+        return None
+
+
 def ingest_paths(store: EventStore, paths: Iterable[str | Path], *,
                  batch_events: int = DEFAULT_BATCH_EVENTS,
                  on_read: Callable[[LogRead], None] | None = None,
                  on_outcome: Callable[[IngestOutcome], None] | None = None,
-                 tournament: str | None = None) -> IngestReport:
+                 tournament: str | None = None, jobs: int = 1) -> IngestReport:
     """Ingest every log under `paths` into `store`; the report of what happened to each.
 
     Risk Legacy games of one campaign go in game-number order (`in_campaign_order`).
@@ -149,19 +186,54 @@ def ingest_paths(store: EventStore, paths: Iterable[str | Path], *,
     as each game's transaction commits. A StoreError (the database refused a write, the disk is
     full) stops the run: games committed before it stay, the batch in flight is rolled back,
     and running the same ingest again carries on where it stopped (ingest is idempotent).
+
+    `jobs` > 1: the logs are also read and judged ahead in that many worker processes while this
+    one writes (ledger.parallel), when there is enough work to pay for starting them. The store
+    uses a log's judgement from a worker only if the worker read the same events (a file changed
+    in between is judged again here), so the store ends up exactly as with jobs=1.
     """
     files = in_campaign_order(log_paths(paths))
     timings: dict[str, float] = {"read": 0.0, "judge": 0.0, "write": 0.0}
     started = time.perf_counter()
+    ahead: dict[int, tuple[LogRead, Any]] = {}     # id(read) -> (read, judged ahead)
+    pool: Iterator[Any] | None = None
+    todo: set[Path] = set()
+    if jobs > 1 and len(files) >= MIN_FILES:
+        known = store.known_heads()
+        todo = {p for p in files if _fingerprint_of_file(p) not in known.items()}
+        if worth_it([p for p in files if p in todo], jobs):
+            pool = ordered_map(_judge_ahead, [str(p) for p in files if p in todo], jobs,
+                               initializer=_set_known, initargs=(known,))
 
     def reads() -> Iterator[LogRead]:
+        nonlocal pool
         for path in files:
             begun = time.perf_counter()
             read = read_source(path)
             timings["read"] += time.perf_counter() - begun
+            if pool is not None and path in todo:
+                begun = time.perf_counter()
+                try:
+                    result = next(pool)
+                except Exception:          # a worker died (BrokenProcessPool): judge here
+                    pool.close()
+                    pool = None
+                else:
+                    if result is not None:
+                        ahead[id(read)] = (read, result)
+                timings["judge"] += time.perf_counter() - begun   # waiting for the workers
             yield read
 
-    outcomes = store.ingest_reads(reads(), lines_of=file_lines, batch_events=batch_events,
-                                  on_outcome=on_outcome, on_read=on_read, timings=timings,
-                                  tournament=tournament)
+    def prejudged(read: LogRead) -> Any:
+        entry = ahead.pop(id(read), None)
+        return entry[1] if entry is not None and entry[0] is read else None
+
+    try:
+        outcomes = store.ingest_reads(reads(), lines_of=file_lines, batch_events=batch_events,
+                                      on_outcome=on_outcome, on_read=on_read, timings=timings,
+                                      tournament=tournament,
+                                      prejudged=prejudged if pool is not None else None)
+    finally:
+        if pool is not None:
+            pool.close()            # stop the workers, also when the ingest failed
     return IngestReport(outcomes, timings, time.perf_counter() - started)

@@ -779,6 +779,22 @@ def _judge_rows(read: LogRead, judge_fn: Callable[[LogRead], Any],
     return judged
 
 
+def judge_for_store(read: LogRead) -> tuple[tuple[int, str | None], _Judged] | None:
+    """What the store's default judge makes of a log, computed where the caller likes (a worker
+    process, ahead of the write): (the read's fingerprint, its judged rows); None for a log the
+    store refuses whole. Pass it to `ingest_reads(prejudged=...)`; the store uses it only for a
+    read with the same fingerprint (event count and last hash), else it judges the read itself."""
+    if _refusal(read) is not None:
+        return None
+    return read_fingerprint(read), _judge_rows(_stored_form(read), _default_judge, _default_extract)
+
+
+def read_fingerprint(read: LogRead) -> tuple[int, str | None]:
+    """(events, last event's hash) of a read: equal fingerprints of sealed logs of one game mean
+    equal histories (the hash chain)."""
+    return len(read.events), read.events[-1].hash if read.events else None
+
+
 def _judgement_rows(read: LogRead, j: Any) -> _Judged:
     from engine.core.ruleset import get_ruleset
 
@@ -923,11 +939,20 @@ class EventStore(ABC):
                      on_outcome: Callable[[IngestOutcome], None] | None = None,
                      on_read: Callable[[LogRead], None] | None = None,
                      timings: dict[str, float] | None = None,
-                     tournament: str | None = None) -> list[IngestOutcome]:
+                     tournament: str | None = None,
+                     prejudged: Callable[[LogRead], Any] | None = None) -> list[IngestOutcome]:
         """Store each log (see the module doc for new/present/extended/rejected); outcomes in
-        order. `tournament`: new games are filed under it (created if need be). `on_outcome` is called once a game's transaction has committed; `on_read` once a
-        log is judged; `lines_of(read)` gives the file's lines to keep rejected lines' text.
+        order. `tournament`: new games are filed under it (created if need be). `on_outcome` is
+        called once a game's transaction has committed; `on_read` once a log is judged;
+        `lines_of(read)` gives the file's lines to keep rejected lines' text. `prejudged(read)`
+        may give what `judge_for_store` makes of the read, judged ahead (in a worker process):
+        it is used when its fingerprint matches the read, so the result is the same either way.
         """
+
+    def known_heads(self) -> dict[str, tuple[int, str | None]]:
+        """Every stored game's fingerprint (events, head hash); a backend that cannot list them
+        cheaply returns {} (work judged ahead is then never skipped, only wasted)."""
+        return {}
 
     def ingest_read(self, read: LogRead, *, lines: Sequence[str] | None = None) -> IngestOutcome:
         """Store one log in its own transaction; what happened."""
@@ -1280,8 +1305,10 @@ class DuckDBStore(EventStore):
     # -- writing
 
     def ingest_reads(self, reads, *, lines_of=None, batch_events=DEFAULT_BATCH_EVENTS,
-                     on_outcome=None, on_read=None, timings=None, tournament=None):
+                     on_outcome=None, on_read=None, timings=None, tournament=None, prejudged=None):
         self._writable()
+        if self._judge is not _default_judge or self._extract is not _default_extract:
+            prejudged = None                   # judged ahead with the default judge: not ours
         outcomes: list[IngestOutcome] = []
         clock: dict[str, float] = timings if timings is not None else {}
         with self._lock:
@@ -1301,7 +1328,7 @@ class DuckDBStore(EventStore):
                             batch = _Batch(tournament=tournament)
                         lines = lines_of(read) if lines_of is not None and \
                             (read.problems or not read.events) else None
-                        self._plan(read, lines, batch, heads, clock)
+                        self._plan(read, lines, batch, heads, clock, prejudged)
                         if on_read is not None:
                             on_read(read)
                         if len(batch.events) >= batch_events:
@@ -1319,6 +1346,12 @@ class DuckDBStore(EventStore):
                 raise
         return outcomes
 
+    def known_heads(self) -> dict[str, tuple[int, str | None]]:
+        """Every stored game's fingerprint (events, head hash), in one query."""
+        with self._lock:
+            return {g: (n, h) for g, n, h in self._con.execute(
+                "SELECT game_id, event_count, head_hash FROM games").fetchall()}
+
     def _heads(self, game_ids: Iterable[str]) -> dict[str, _StoredGame]:
         """The stored heads of these games, in one query (DuckDB's per-query cost is ~0.5 ms)."""
         ids = sorted(set(game_ids))
@@ -1330,7 +1363,8 @@ class DuckDBStore(EventStore):
             "WHERE g.game_id IN (SELECT unnest(?::VARCHAR[]))", [ids]).fetchall()}
 
     def _plan(self, read: LogRead, lines: Sequence[str] | None, batch: _Batch,
-              heads: dict[str, _StoredGame], clock: dict[str, float]) -> None:
+              heads: dict[str, _StoredGame], clock: dict[str, float],
+              prejudged: Callable[[LogRead], Any] | None = None) -> None:
         """Decide what `read` does to the store (inside the open transaction); add its rows.
 
         `heads` holds the stored heads of the games planned on and is kept up to date; the
@@ -1366,7 +1400,11 @@ class DuckDBStore(EventStore):
         else:
             clock["write"] = clock.get("write", 0.0) + time.perf_counter() - started
             started = time.perf_counter()
-            judged = _judge_rows(_stored_form(read), self._judge, self._extract)
+            ahead = prejudged(read) if prejudged is not None else None
+            if ahead is not None and ahead[0] == read_fingerprint(read):
+                judged = ahead[1]
+            else:
+                judged = _judge_rows(_stored_form(read), self._judge, self._extract)
             clock["judge"] = clock.get("judge", 0.0) + time.perf_counter() - started
             started = time.perf_counter()
             batch.add_judged(judged, _now(), start if stored is not None else None,
