@@ -79,7 +79,8 @@ from typing import Any, Callable, Iterable, Iterator, Optional, Sequence
 import duckdb
 import polars as pl
 from pydantic import NaiveDatetime
-from sqlalchemy import JSON, Column, Double, Integer, Sequence as SqlSequence, String, func, text
+from sqlalchemy import JSON, Column, Computed, Double, Integer, Sequence as SqlSequence, String, func, text
+from sqlalchemy.ext.compiler import compiles
 from sqlmodel import Field, Session, SQLModel, create_engine, select
 
 from ledger.logfile import (
@@ -214,10 +215,20 @@ class EventRow(SQLModel, table=True):
     type: str
     actor: Optional[str] = None
     at: Optional[str] = Field(default=None, sa_column=Column("at", String, quote=True))  # reserved
-    payload: Optional[dict] = Field(default=None, sa_column=Column(JSON))
+    # computed from raw when read, not stored twice (a DuckDB virtual generated column)
+    payload: Optional[dict] = Field(default=None, sa_column=Column(
+        JSON, Computed(text("json_extract(raw, '$.payload')"))))
     prev: Optional[str] = None
     hash: str
     raw: str
+
+
+@compiles(Computed, "duckdb")
+def _virtual_column(element: Computed, compiler: Any, **kw: Any) -> str:
+    """DuckDB's generated columns are virtual (computed when read); the PostgreSQL dialect that
+    duckdb-engine builds on would ask for a stored one, which DuckDB does not have."""
+    expr = compiler.sql_compiler.process(element.sqltext, include_table=False, literal_binds=True)
+    return f"GENERATED ALWAYS AS ({expr}) VIRTUAL"
 
 
 class FindingRow(SQLModel, table=True):
@@ -1252,6 +1263,10 @@ class DuckDBStore(EventStore):
                                     [t.name for t in tables])[0]
                 if present != len(tables):
                     SQLModel.metadata.create_all(self._engine, tables=tables)
+        # Stores made before events.payload became a virtual column store it: fill it there.
+        ddl = self._one("SELECT sql FROM duckdb_tables() WHERE schema_name = current_schema() "
+                        "AND table_name = 'events'")
+        self._payload_stored = ddl is not None and "GENERATED" not in ddl[0].upper()
 
     # -- plumbing
 
@@ -1345,6 +1360,13 @@ class DuckDBStore(EventStore):
                         pass
                 raise
         return outcomes
+
+    def checkpoint(self) -> None:
+        """Write the write-ahead log into the database file now (DuckDB does it by itself when
+        the log grows past its threshold, and on close)."""
+        with self._lock:
+            self._writable()
+            self._con.execute("CHECKPOINT").fetchall()
 
     def known_heads(self) -> dict[str, tuple[int, str | None]]:
         """Every stored game's fingerprint (events, head hash), in one query."""
@@ -1496,7 +1518,7 @@ class DuckDBStore(EventStore):
                                               orient="row"))
         self._write_snapshots(batch.snapshots)
         self._insert("events", event_frame(batch.events),
-                     "*, json_extract(raw, '$.payload') AS payload")
+                     "*, json_extract(raw, '$.payload') AS payload" if self._payload_stored else "*")
         self._write_rejects(batch.rejects)
         self._write_analytics(batch)
         self._write_campaigns(batch)

@@ -3,6 +3,7 @@ engine change, integrity checks that catch tampering, Parquet partitions, thread
 
 from __future__ import annotations
 
+import json
 import threading
 
 import duckdb
@@ -221,3 +222,26 @@ def test_threads_racing_on_one_game_one_wins_the_other_conflicts(db):
             t.join()
         assert sorted(results) == ["conflict", "won"]
         assert len(store.events("race")) == 11 and store.check().ok
+
+
+def test_event_payloads_are_read_from_the_raw_line_and_stored_once(tmp_path):
+    path = tmp_path / "new.duckdb"
+    with open_store(path) as store:
+        store.ingest_read(read_log(SAMPLES / "game42.jsonl"))
+        ddl = store.query("SELECT sql FROM duckdb_tables() WHERE table_name = 'events'").item()
+        assert "GENERATED ALWAYS AS" in ddl.upper()
+        rows = store.query("SELECT raw, payload::VARCHAR AS payload FROM events").rows()
+    assert rows and all(json.loads(p) == json.loads(raw)["payload"] for raw, p in rows)
+
+
+def test_a_store_made_when_payloads_were_stored_still_gets_them(tmp_path):
+    path = tmp_path / "old.duckdb"
+    con = duckdb.connect(str(path))
+    con.execute('CREATE TABLE events (game_id VARCHAR, seq INTEGER, type VARCHAR NOT NULL, '
+                'actor VARCHAR, "at" VARCHAR, payload JSON, prev VARCHAR, hash VARCHAR NOT NULL, '
+                'raw VARCHAR NOT NULL, PRIMARY KEY (game_id, seq))')
+    con.close()
+    with open_store(path) as store:
+        store.ingest_read(read_log(SAMPLES / "game42.jsonl"))
+        rows = store.query("SELECT raw, payload::VARCHAR AS payload FROM events").rows()
+    assert rows and all(p is not None and json.loads(p) == json.loads(raw)["payload"] for raw, p in rows)
