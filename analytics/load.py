@@ -30,7 +30,7 @@ class UnknownTournament(LookupError):
 
 GAME_COLUMNS = {"game_id": pl.String, "ruleset": pl.String, "tournament": pl.String,
                 "played_on": pl.Date, "finished": pl.Boolean, "rounds": pl.Int32,
-                "findings": pl.Int32}
+                "findings": pl.Int32, "campaign_status": pl.String}
 PLAYER_COLUMNS = {"game_id": pl.String, "seat": pl.Int32, "player": pl.String, "name": pl.String}
 
 # the columns each table is loaded with (the dice's faces, JSON text, are left in the store)
@@ -104,9 +104,14 @@ def load_tables(store, tournament: str | None = None) -> Tables:
         tid, name = tournament_games(store, tournament)
         where = "WHERE game_id IN (SELECT game_id FROM games WHERE tournament_id = $t)"
         params, title = {"t": tid}, f"tournament {name}"
-    games = store.query("SELECT game_id, ruleset, tournament_id AS tournament, played_on, "
-                        "winners IS NOT NULL AS finished, rounds, finding_count AS findings "
-                        "FROM games " + where, params)
+    # a Risk Legacy campaign game's link (fits | wrong-world | waiting | duplicate), when the
+    # store keeps campaigns (a store made before them, opened read-only, does not)
+    linked = store._has_campaign_tables()
+    games = store.query("SELECT game_id, g.ruleset, g.tournament_id AS tournament, g.played_on, "
+                        "g.winners IS NOT NULL AS finished, g.rounds, g.finding_count AS findings, "
+                        + ("c.status AS campaign_status FROM games g LEFT JOIN campaign_games c "
+                           "USING (game_id) " if linked else "NULL AS campaign_status FROM games g ")
+                        + where, params)
     games = games.select(pl.col(c).cast(t) for c, t in GAME_COLUMNS.items())
     players = store.query("SELECT game_id, seat, player_id AS player, name FROM players " + where,
                           params)

@@ -598,16 +598,19 @@ def legacy_world_evolution(t: Tables) -> pl.DataFrame:
     continues_previous, games_stored: each campaign game by game.
 
     One game per campaign and number: when several stored games claim the same one (a corrected
-    log stored beside the first), the one with the fewest findings, then the first id;
-    `games_stored` says how many claim it. `continues_previous`: the game starts from the world
-    the previous game shown left (null for the first game shown). Games that name no campaign
-    are left out (each starts from a world of its own)."""
-    findings = t.games.select("game_id", pl.col("findings").fill_null(0))
+    log stored beside the first), the one the store's campaign link counts (not a duplicate:
+    ledger.store), then the one with the fewest findings, then the first id; `games_stored`
+    says how many claim it. `continues_previous`: the game starts from the world the previous
+    game shown left (null for the first game shown). Games that name no campaign are left out
+    (each starts from a world of its own)."""
+    findings = t.games.select("game_id", pl.col("findings").fill_null(0),
+                              (pl.col("campaign_status") == "duplicate").fill_null(False)
+                              .alias("duplicate"))
     games = (t.legacy_games.filter(pl.col("campaign").is_not_null())
              .join(findings, on="game_id", how="left")
              .with_columns(pl.len().over("campaign", "game_no").cast(pl.Int64)
                            .alias("games_stored"))
-             .sort("campaign", "game_no", "findings", "game_id", nulls_last=True)
+             .sort("campaign", "game_no", "duplicate", "findings", "game_id", nulls_last=True)
              .group_by("campaign", "game_no", maintain_order=True).first())
     games = _labelled(games, t, "winner")
     return (games.sort("campaign", "game_no")

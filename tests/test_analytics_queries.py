@@ -299,3 +299,18 @@ def test_queries_do_not_depend_on_row_order(t):
                                   games=GAMES[::-1])
     for name, query in q.QUERIES.items():
         assert_frame_equal(query(shuffled), query(t), check_exact=False), name
+
+
+def test_world_evolution_shows_the_game_the_campaign_counts_not_a_duplicate():
+    # two stored games claim game 2 of "earth", both with no rule findings; the store's campaign
+    # link counts b-real (it starts from the world game 1 left) and marks a-copy a duplicate
+    legacy = [dict(game_id="g1", campaign="earth", game_no=1, world_before="w0", world_after="w1"),
+              dict(game_id="a-copy", campaign="earth", game_no=2, world_before="wx", world_after="wy"),
+              dict(game_id="b-real", campaign="earth", game_no=2, world_before="w1", world_after="w2")]
+    games = [dict(game_id="g1", findings=0, campaign_status="fits"),
+             dict(game_id="a-copy", findings=0, campaign_status="duplicate"),
+             dict(game_id="b-real", findings=0, campaign_status="fits")]
+    out = q.legacy_world_evolution(Tables.from_frames(legacy_games=legacy, games=games))
+    assert out["game_id"].to_list() == ["g1", "b-real"]
+    assert out["games_stored"].to_list() == [1, 2]
+    assert out["continues_previous"].to_list() == [None, True]
