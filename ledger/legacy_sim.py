@@ -5,14 +5,23 @@ world, and a campaign of games, each starting from the world the last one left.
     simulate_campaign(name, games, seed, out_dir) -> [Path]     game-01.jsonl, game-02.jsonl, ...
 
 What a simulated log holds: GameStarted with the world (and campaign name, game number and world
-digest) and seeded dice (the SHA-256 of the seed text is published), the Scar cards dealt, the
-face-up cards and each new slot-1 card (drawn by the table's own generator, seeded from the same
-seed), every die from `SeededDice(seed text)` in seat order, the bots' decisions, the troops
-removed after every roll, the claims a careful recorder writes (troops recruited), the end-of-game
-rewards, GameEnded and SeedRevealed. No timestamps: the same seed gives the same bytes.
+digest), seeded dice (the SHA-256 of the seed text is published) and, from a world's second game
+on, the Event and Mission cards in play; then the game as digital play records it. Everything
+random comes from the one stream `SeededDice(seed text)`, in the log's order: each die of a roll
+(seat order), and every card drawn, by the draw rule (engine.core.chance) from the pool the engine
+names (`chance_needed`), with the dice it took written beside it — the face-up cards laid out and
+each new slot-1 card, an Event card and a Mission card (from the invented decks below: their
+texts are not in the rulebook, so the engine takes the card as a claim and checks only how many
+dice its draw took). The Scar cards are dealt face down: commitments, and the number of the
+stream's dice the deal took (their faces would tell the cards; the seed shows them at the end);
+each card is turned over with its salt when its scar is placed, or when the game ends. Then the
+bots' decisions, the troops removed after every roll, the claims a careful recorder writes (troops
+recruited, a mission's reward), the Event cards' effects, the end-of-game rewards, GameEnded and
+SeedRevealed. No timestamps: the same seed gives the same bytes.
 
-Every event is judged by the engine as it is made; an event the engine rejects is a bug
-(SimulationError). A game that has not ended after `MAX_TURNS` turns stops there (no GameEnded).
+Every event is judged by the engine as it is made, with the seed known, so each die and draw is
+checked at its own line; an event the engine rejects is a bug (SimulationError). A game that has
+not ended after `MAX_TURNS` turns stops there (no GameEnded).
 """
 
 from __future__ import annotations
@@ -23,6 +32,8 @@ from pathlib import Path
 from typing import Callable
 
 from engine.core.canonical import sha256_hex
+from engine.core.chance import draw
+from engine.core.commit import commitment
 from engine.core.dice import SeededDice
 from engine.core.events import Event
 from engine.risk_legacy import RULESET
@@ -31,7 +42,7 @@ from engine.risk_legacy import legal as L
 from engine.risk_legacy import world as W
 from engine.risk_legacy.board import COIN, FACTIONS, GameData, default_data
 from engine.risk_legacy.events import PAYLOADS
-from engine.risk_legacy.state import END, MAIN, START, State
+from engine.risk_legacy.state import END, FACE_DOWN, MAIN, START, State
 from ledger.logfile import write_log
 from ledger.record import LogRecorder
 
@@ -80,6 +91,125 @@ def random_world(data: GameData, rng: random.Random) -> W.World:
 
 
 # ---------------------------------------------------------------------------------------------
+# the Event and Mission cards (invented: the real ones are in the sealed packs)
+# ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class EventCard:
+    """An Event card: its text, where it goes after its effect, and the effects it has in a
+    position ([] when it does not occur: "If there is ever a tie ... the Event does not occur")."""
+
+    card: str
+    text: str
+    placed: str
+    effects: Callable[[State], list[dict]]
+
+
+@dataclass(frozen=True)
+class MissionCard:
+    """A Mission card: its text, its reward, and whether a player has completed it now."""
+
+    card: str
+    text: str
+    reward: int
+    is_met: Callable[[State, str], bool]
+
+
+def _only(scores: dict[str, int], best=max) -> str | None:
+    """The one key with the best score (None on a tie or when there is none)."""
+    if not scores:
+        return None
+    top = best(scores.values())
+    leaders = [k for k, v in scores.items() if v == top]
+    return leaders[0] if len(leaders) == 1 else None
+
+
+def _by_player(s: State, measure: Callable[[State, str], int], best=max) -> str | None:
+    return _only({p: measure(s, p) for p in s.active_players}, best)
+
+
+def _largest(s: State, p: str) -> str:
+    return max(E.territories_of(s, p), key=lambda t: (s.terr[t].troops, t))
+
+
+def _plague(s: State) -> list[dict]:
+    t = _only({t: x.troops for t, x in s.terr.items() if x.troops > 0})
+    return [{"kind": "troops", "territory": t, "delta": -2}] if t else []
+
+
+def _desertion(s: State) -> list[dict]:
+    p = _by_player(s, E.troops_of)
+    return [{"kind": "troops", "territory": _largest(s, p), "delta": -3}] if p else []
+
+
+def _reinforcements(s: State) -> list[dict]:
+    p = _by_player(s, E.troops_of, min)
+    return [{"kind": "troops", "territory": _largest(s, p), "delta": 3}] if p and E.territories_of(s, p) else []
+
+
+def _arms_dealer(s: State) -> list[dict]:
+    p = _by_player(s, lambda s, p: len(E.territories_of(s, p)), min)
+    return [{"kind": "missiles", "player": p, "delta": 1}] if p else []
+
+
+def _scandal(s: State) -> list[dict]:
+    p = _by_player(s, lambda s, p: s.players[p].tokens)
+    return [{"kind": "red_stars", "player": p, "delta": -1}] if p and s.players[p].tokens else []
+
+
+def _rally(s: State) -> list[dict]:
+    p = _by_player(s, lambda s, p: len(E.territories_of(s, p)), min)
+    return [{"kind": "red_stars", "player": p, "delta": 1}] if p else []
+
+
+def _slot_one(s: State, delta: int) -> list[dict]:
+    t = s.data.territory_of_card[s.side.slots[0]]
+    x = s.terr[t]
+    if x.troops == 0 or (delta < 0 and x.troops + delta < 0):
+        return []
+    return [{"kind": "troops", "territory": t, "delta": delta}]
+
+
+EVENT_CARDS: tuple[EventCard, ...] = (
+    EventCard("E1", "Plague: the territory with the most troops loses 2", "box", _plague),
+    EventCard("E2", "Arms dealer: the player with the fewest territories takes a Missile", "deck", _arms_dealer),
+    EventCard("E3", "Desertion: the largest army loses 3 troops from its largest territory", "box", _desertion),
+    EventCard("E4", "Reinforcements: the smallest army places 3 troops in its largest territory", "deck",
+              _reinforcements),
+    EventCard("E5", "Scandal: the player with the most Red Star tokens loses one", "box", _scandal),
+    EventCard("E6", "Rally: the player with the fewest territories takes a Red Star token", "box", _rally),
+    EventCard("E7", "Earthquake: slot 1's territory loses 2 troops", "deck", lambda s: _slot_one(s, -2)),
+    EventCard("E8", "Supply drop: slot 1's territory gains 2 troops", "box", lambda s: _slot_one(s, 2)),
+)
+
+
+def _controls(continent: str) -> Callable[[State, str], bool]:
+    return lambda s, p: continent in E.continents_of(s, p)
+
+
+def _cities_held(s: State, p: str) -> int:
+    return sum(1 for t in E.territories_of(s, p) if W.marks(s.world, t).city is not None)
+
+
+def _enemy_hq(s: State, p: str) -> bool:
+    return any(s.terr[t].hq != s.players[p].faction for t in E.hqs_of(s, p))
+
+
+MISSION_CARDS: tuple[MissionCard, ...] = (
+    MissionCard("M1", "Control 2 continents", 2, lambda s, p: len(E.continents_of(s, p)) >= 2),
+    MissionCard("M2", "Control 14 territories", 1, lambda s, p: len(E.territories_of(s, p)) >= 14),
+    MissionCard("M3", "Conquer 3 territories in one turn", 1, lambda s, p: s.flow.conquered >= 3),
+    MissionCard("M4", "Control 3 cities", 1, lambda s, p: _cities_held(s, p) >= 3),
+    MissionCard("M5", "Have 30 troops on the board", 1, lambda s, p: E.troops_of(s, p) >= 30),
+    MissionCard("M6", "Control Australia", 1, _controls("australia")),
+    MissionCard("M7", "Control South America", 1, _controls("south_america")),
+    MissionCard("M8", "Hold another faction's HQ", 1, _enemy_hq),
+)
+EVENTS = {c.card: c for c in EVENT_CARDS}
+MISSIONS = {c.card: c for c in MISSION_CARDS}
+
+
+# ---------------------------------------------------------------------------------------------
 # the bot
 # ---------------------------------------------------------------------------------------------
 
@@ -93,6 +223,11 @@ class LegacyBot:
         self.boldness = self.rng.uniform(1.0, 1.6)      # attack when own dice outweigh this much
         self.trade_at = self.rng.randint(5, 9)          # trade cards for troops at this many resources
         self.expand_bias = self.rng.uniform(0.3, 1.0)
+        self._salts = random.Random(f"{seed}:salts")
+
+    def salt(self) -> str:
+        """A fresh salt for a commitment (from a generator of its own: it changes no decision)."""
+        return f"{self._salts.getrandbits(64):016x}"
 
     # --- helpers ----------------------------------------------------------------------------
 
@@ -247,12 +382,14 @@ class LegacyBot:
 
 class _Table:
     def __init__(self, seed: int, game_id: str, world: W.World, players: tuple[str, ...],
-                 campaign: str | None, max_turns: int):
+                 campaign: str | None, max_turns: int, cards: bool):
         self.seed = seed_text(seed, game_id)
         self.dice = SeededDice(self.seed)
-        self.cards = random.Random(f"{self.seed}:cards")
         self.rec = LogRecorder(game_id)
         self.bots = {p: LegacyBot(p, f"{self.seed}:{p}") for p in players}
+        self.scars: dict[str, tuple[str, str]] = {}            # the face-down Scar cards: (scar, salt)
+        self.event_deck = [c.card for c in EVENT_CARDS] if cards else []
+        self.mission_deck = [c.card for c in MISSION_CARDS] if cards else []
         self.max_turns = max_turns
         data = default_data()
         start = {"ruleset": "risk-legacy", "players": [{"id": p} for p in players],
@@ -261,8 +398,15 @@ class _Table:
                  "world": W.world_to_dict(world)}
         if campaign is not None:
             start["campaign"] = {"name": campaign, "game": world.games + 1, "world": W.world_digest(world)}
+        if cards:
+            start["events"], start["missions"] = len(self.event_deck), len(self.mission_deck)
         self.rec.add("GameStarted", None, **start)
-        self.state = RULESET.initial_state(PAYLOADS["GameStarted"].model_validate(start), data)
+        state = RULESET.initial_state(PAYLOADS["GameStarted"].model_validate(start), data)
+        self.state = RULESET.reveal_seed(state, self.seed)      # every die checked as it is written
+
+    def die(self) -> int:
+        """The next die of the game's stream."""
+        return self.dice.roll(1)[0]
 
     def record(self, type_: str, actor: str | None, payload: dict) -> None:
         event = Event(len(self.rec.envelopes), type_, actor, PAYLOADS[type_].model_validate(payload))
@@ -299,6 +443,11 @@ class _Table:
                     _, who = E.namer(s.world, s.data, rolls)
                 self.record("WorldNamed", None, {"name": f"The World of {who}", "by": who,
                                                  **({"rolls": rolls} if rolls else {})})
+            for p in s.seats:
+                if s.players[p].scar == FACE_DOWN:
+                    scar, salt = self.scars[p]
+                    self.record("ScarCardReturned", p, {"scar": scar, "salt": salt})
+                    s = self.state
             winner = res.winners[0] if res.winners else None
             self.record("GameEnded", None, {"winner": winner, "reason": res.reason})
         self.record("SeedRevealed", None, {"seed": self.seed})
@@ -329,24 +478,57 @@ class _Table:
     def chance(self, spec: L.ChanceSpec) -> None:
         s = self.state
         if spec.kind == "scars":
-            pool = [k for k, n in sorted(E.scar_cards_available(s).items()) for _ in range(n)]
-            self.cards.shuffle(pool)
-            self.record("ScarCardsDealt", None, {"cards": {p: pool[i] for i, p in enumerate(s.seats)}})
+            cards, used = draw(spec.pool, spec.draw, self.die)
+            hidden = {}
+            for p, scar in zip(s.seats, cards):
+                salt = self.bots[p].salt()
+                self.scars[p] = (scar, salt)
+                hidden[p] = commitment(scar, salt)
+            self.record("ScarCardsDealt", None, {"commitments": hidden, "hidden_dice": len(used)})
         elif spec.kind == "layout":
-            deck = sorted(s.side.draw)
-            self.record("CardsLaidOut", None, {"cards": self.cards.sample(deck, min(4, len(deck)))})
+            cards, used = draw(spec.pool, spec.draw, self.die)
+            self.record("CardsLaidOut", None, {"cards": cards, "dice": used})
         elif spec.kind == "reveal":
-            self.record("CardRevealed", None, {"card": self.cards.choice(L.deck_cards(s))})
+            [card], used = draw(spec.pool, 1, self.die)
+            self.record("CardRevealed", None, {"card": card, "dice": used})
+        elif spec.kind == "event":
+            assert spec.deck == len(self.event_deck), (spec.deck, self.event_deck)
+            [card], used = draw(self.event_deck, 1, self.die)
+            info = EVENTS[card]
+            if info.placed != "deck":
+                self.event_deck.remove(card)
+            self.record("EventCardDrawn", None, {"card": card, "text": info.text, "effects": info.effects(s),
+                                                 "placed": info.placed, "dice": used})
+        elif spec.kind == "mission":
+            assert spec.deck == len(self.mission_deck), (spec.deck, self.mission_deck)
+            [card], used = draw(self.mission_deck, 1, self.die)
+            self.mission_deck.remove(card)
+            info = MISSIONS[card]
+            self.record("MissionRevealed", None, {"card": card, "text": info.text, "reward": info.reward,
+                                                  "dice": used})
         elif spec.kind == "rolloff":
             self.record("DiceRolled", None, {"rolls": {p: self.dice.roll(n) for p, n in spec.dice}})
         else:
-            raise SimulationError(f"the simulator does not play {spec.kind} cards")
+            raise SimulationError(f"the simulator does not play {spec.kind}")
+
+    def scar_moves(self, s: State) -> list[L.Move]:
+        """The face-down Scar cards that could be played on the declared attack (their holders
+        know them; the engine does not)."""
+        cb = s.combat
+        if W.marks(s.world, cb.to).scar is not None:
+            return []
+        out = []
+        for p in s.active_players:
+            if s.players[p].scar == FACE_DOWN:
+                scar, salt = self.scars[p]
+                out.append(L.Move(p, "ScarPlaced", {"scar": scar, "territory": cb.to, "salt": salt}))
+        return out + L.combat_moves(s)
 
     def combat_step(self) -> None:
         s = self.state
         cb = s.combat
         if cb.stage == "declared":
-            for m in L.combat_moves(s):
+            for m in self.scar_moves(s):
                 bot = self.bots[m.actor]
                 hq = s.terr[cb.to].hq is not None          # scars are kept for the fights over HQs
                 useful = hq and ((m.payload["scar"] == "bunker" and m.actor == cb.defender)
@@ -414,6 +596,10 @@ class _Table:
             if man is not None:
                 self.record("Maneuvered", p, {"from": man[0], "to": man[1], "troops": man[2]})
                 return
+        mission = s.side.mission
+        if f.step < END and mission is not None and MISSIONS[mission[0]].is_met(s, p):
+            self.record("MissionCompleted", p, {"card": mission[0], "reward": mission[1]})
+            return
         if f.step < END and E.may_draw(s, p):
             card = bot.card(s)
             if card is not None:
@@ -423,11 +609,16 @@ class _Table:
 
 
 def play_game(seed: int, game_id: str, world: W.World | None = None, players: tuple[str, ...] = PLAYERS,
-              campaign: str | None = None, max_turns: int = MAX_TURNS) -> SimulatedGame:
-    """Seeded bots play one game on `world` (default: a randomly customized box)."""
+              campaign: str | None = None, max_turns: int = MAX_TURNS, cards: bool | None = None
+              ) -> SimulatedGame:
+    """Seeded bots play one game on `world` (default: a randomly customized box). `cards`: Event
+    and Mission cards in play (default: from the world's second game on; the rulebook lets the
+    first game ignore them)."""
     if world is None:
         world = random_world(default_data(), random.Random(seed_text(seed, game_id)))
-    return _Table(seed, game_id, world, players, campaign, max_turns).run()
+    if cards is None:
+        cards = world.games > 0
+    return _Table(seed, game_id, world, players, campaign, max_turns, cards).run()
 
 
 def simulate_campaign(name: str, games: int, seed: int, out_dir: Path, players: tuple[str, ...] = PLAYERS,

@@ -180,7 +180,7 @@ def narrate(j: Judgement, *, round_: int | None = None, turn: int | None = None,
             out.append("    board after the turn:")
             out.extend(lines_of(prev_step.view, "      "))
         if sec != last_section:
-            out.append(_heading(sec))
+            out.append(_heading(sec, j.ruleset))
             last_section = sec
         last_turn_key = tkey if sec[0] == "round" else None
         flag = {"ok": "", "claim": " ⚠", "illegal-applied": " ✗", "skipped": " ✗", "unreadable": " ✗"}[s.status]
@@ -200,9 +200,13 @@ def narrate(j: Judgement, *, round_: int | None = None, turn: int | None = None,
     return out
 
 
-def _heading(sec: tuple) -> str:
+_SETUP_HEADING = {"risk-europe": "== Setup: bids and kingdoms ==",
+                  "risk-legacy": "== Setup: Scar cards, face-up cards, roll-off, factions and HQs =="}
+
+
+def _heading(sec: tuple, ruleset: str | None = None) -> str:
     if sec[0] == "setup":
-        return "== Setup: bids and kingdoms =="
+        return _SETUP_HEADING.get(ruleset or "", "== Setup ==")
     if sec[0] == "battles":
         return f"== Round {sec[1]}: battles =="
     if sec[0] == "mercenary bids":

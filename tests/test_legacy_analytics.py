@@ -53,53 +53,74 @@ def rows():
 # --- one game, read by hand -----------------------------------------------------------------
 
 
-def test_game_1_ann_wins_with_the_enclave_in_twelve_attack_rolls(rows):
+def test_game_1_bob_wins_with_khan_industries_in_62_attack_rolls(rows):
     g1 = rows["game-01"]
+    events = log_events(GAMES[0])
     outcomes = {r["player"]: r for r in g1.frame("legacy_outcomes").to_dicts()}
-    ann, cat = outcomes["ann"], outcomes["cat"]
-    # the log: ann takes the Enclave in the Northwest Territory and wins in round 2 with 4 Red
-    # Stars (her token and three HQs: hers, cat's in Mongolia and bob's in the Middle East)
-    assert [p for p, r in outcomes.items() if r["won"]] == ["ann"]
-    assert (ann["faction"], ann["hq_territory"], ann["power"]) == \
-        ("enclave_of_the_bear", "northwest_territory", "bear-three-of-a-kind")
-    assert (ann["red_stars"], ann["red_star_tokens"], ann["hqs"], ann["rounds"]) == (4, 1, 3, 2)
-    assert ann["troops_recruited"] == 6 and ann["turn_order"] == 0      # 3 + 3; won the roll-off
-    assert (ann["reward"], ann["reward_detail"]) == ("destroy_card", "A37 (East Africa)")
-    # cat lost her last troops to ann's attacks in round 2, and is out at the end
-    assert (cat["knocked_out"], cat["knocked_out_by"], cat["knocked_out_round"]) == (True, "ann", 2)
-    assert (cat["outcome"], cat["eliminated"], cat["reward"]) == ("eliminated", True, None)
-    assert outcomes["bob"]["reward_detail"] == "East Africa Town in East Africa"
+    bob, ann = outcomes["bob"], outcomes["ann"]
+    # the log: bob takes Khan Industries in the Western United States and wins in round 8 with 4
+    # Red Stars (his token and three HQs: his own, cat's in Southern Europe, ann's in Mongolia)
+    assert [p for p, r in outcomes.items() if r["won"]] == ["bob"]
+    assert (bob["faction"], bob["hq_territory"], bob["power"]) == \
+        ("khan_industries", "western_united_states", "khan-card-troop")
+    assert (bob["red_stars"], bob["red_star_tokens"], bob["hqs"], bob["rounds"]) == (4, 1, 3, 8)
+    assert bob["troops_recruited"] == sum(sum(e["payload"]["placements"].values()) for e in events
+                                          if e["type"] == "Recruited" and e["actor"] == "bob") == 31
+    assert (bob["reward"], bob["reward_detail"]) == ("found_major_city", "Egypt City in Egypt")
+    # ann won the roll-off (5-5, then 4-2) and chose first; she bought a Red Star in round 8
+    assert (ann["turn_order"], ann["red_stars_bought"], ann["outcome"]) == (0, 1, "held_on")
+    assert (ann["reward"], ann["reward_detail"]) == ("found_minor_city", "Afghanistan Town in Afghanistan")
+    assert outcomes["cat"]["reward_detail"] == "A14 (Northern Europe)"
+    # nobody lost their last troop in this game
+    assert not any(r["knocked_out"] or r["eliminated"] for r in outcomes.values())
 
     battles = g1.frame("legacy_battles")
-    assert battles["seq"].to_list() == [24, 27, 31, 34, 37, 41, 44, 47, 56, 60, 64, 68]
-    assert battles["roll_seq"].to_list() == [s + 1 for s in battles["seq"].to_list()]
+    declared = [e["seq"] for e in events if e["type"] == "AttackDeclared"]
+    assert battles["seq"].to_list() == declared and len(declared) == 62
+    # every roll follows its attack, but the two where a scar was placed first (seq 72 and 184)
+    assert {s: r for s, r in zip(battles["seq"], battles["roll_seq"]) if r != s + 1} == {71: 73, 183: 185}
     first = battles.row(0, named=True)
-    # seq 24-26: cat attacks China with 3 from Mongolia: [6, 3, 6] against bob's [6]; the tie
-    # goes to the defender: cat loses one, bob none
-    assert (first["attacker"], first["defender"], first["territory"]) == ("cat", "bob", "china")
-    assert (first["attacker_faces"], first["defender_faces"]) == ("[6, 3, 6]", "[6]")
-    assert (first["attacker_lost"], first["defender_lost"], first["conquered"]) == (1, 0, False)
-    assert first["expected_defender_lost"] == pytest.approx(95 / 144)
-    assert first["attacker_luck"] == pytest.approx(49 / 144 - 1)
-    assert battles.filter(pl.col("conquered"))["territory"].to_list() == \
-        ["china", "afghanistan", "mongolia", "china", "afghanistan", "middle_east"]
-    assert not battles["modified"].any() and battles["missiles"].sum() == 0
+    # seq 28-31: dan attacks East Africa with 3 from Madagascar: [4, 4, 6] against cat's [3, 5]:
+    # 6 beats 5 and 4 beats 3, cat loses both and dan moves in
+    assert (first["attacker"], first["defender"], first["territory"]) == ("dan", "cat", "east_africa")
+    assert (first["attacker_faces"], first["defender_faces"]) == ("[4, 4, 6]", "[3, 5]")
+    assert (first["attacker_lost"], first["defender_lost"], first["conquered"]) == (0, 2, True)
+    assert first["expected_defender_lost"] == pytest.approx(8391 / 7776)
+    assert first["attacker_luck"] == pytest.approx(7161 / 7776 - 0)
+    # a conquest is a move-in: 27 of them, 11 in Southern Europe, where cat's HQ changes hands
+    taken, target = [], None
+    for e in events:
+        if e["type"] == "AttackDeclared":
+            target = e["payload"]["to"]
+        elif e["type"] == "MovedIn":
+            taken.append(target)
+    conquered = battles.filter(pl.col("conquered"))["territory"].to_list()
+    assert conquered == taken and len(taken) == 27 and taken.count("southern_europe") == 11
+    # dan's bunker in Southern Europe (seq 72) and bob's ammo shortage in Mongolia (seq 184) change
+    # every roll there from the one they were played on; no Missile is fired (nobody has signed)
+    modified = battles.filter(pl.col("modified"))
+    assert set(modified.select("territory", "modifiers").rows()) == \
+        {("southern_europe", "bunker +1 higher"), ("mongolia", "ammo shortage -1 higher")}
+    for territory, since in (("southern_europe", 71), ("mongolia", 183)):
+        there = battles.filter(pl.col("territory") == territory)
+        assert there["modified"].to_list() == [s >= since for s in there["seq"]]
+    assert modified.height == 34 and battles["missiles"].sum() == 0
 
     world = g1.frame("legacy_games").row(0, named=True)
     assert (world["campaign"], world["game_no"], world["winner"], world["reward"]) == \
-        ("earth", 1, "ann", "destroy_card")
+        ("earth", 1, "bob", "found_major_city")
     assert (world["minor_cities"], world["cities_founded"], world["destroyed_cards"],
-            world["signatures"], world["packs_opened"]) == (2, 2, 1, 1, 1)
+            world["signatures"], world["packs_opened"], world["scars_placed"]) == (2, 3, 0, 1, 0, 2)
 
 
 def test_game_1_dice_are_the_roll_offs_and_both_sides_of_each_attack(rows):
     dice = rows["game-01"].frame("dice")
     rolloff = dice.filter(pl.col("why") == "roll-off")
     assert rolloff.select("seq", "player", "faces").rows() == [
-        (3, "ann", "[6]"), (3, "bob", "[4]"), (3, "cat", "[6]"), (3, "dan", "[1]"),
-        (4, "ann", "[5]"), (4, "cat", "[2]")]
+        (3, "ann", "[5]"), (3, "bob", "[5]"), (3, "cat", "[1]"), (3, "dan", "[2]"),
+        (4, "ann", "[4]"), (4, "bob", "[2]")]
     attack = dice.filter(pl.col("why") == "attack")
-    assert attack.height == 2 * 12
+    assert attack.height == 2 * 62
     assert set(attack["battle_seq"]) == set(rows["game-01"].frame("legacy_battles")["seq"])
 
 
@@ -155,15 +176,25 @@ def test_luck_and_losses_add_up(rows):
         assert changed["attacker_luck"].null_count() == changed.height
 
 
-def test_scars_and_the_worn_fortification_are_modifiers(rows):
-    g3 = rows["game-03"].frame("legacy_battles")
-    assert set(g3.filter(pl.col("territory") == "western_united_states")
+def test_scars_and_the_worn_fortifications_are_modifiers(rows):
+    g1 = rows["game-01"].frame("legacy_battles")
+    assert set(g1.filter(pl.col("territory") == "southern_europe")
                .filter(pl.col("modifiers").is_not_null())["modifiers"]) == {"bunker +1 higher"}
     g4 = rows["game-04"]
-    east_africa = g4.frame("legacy_battles").filter(pl.col("territory") == "east_africa")
-    assert east_africa["modifiers"].to_list() == ["fortification +1 each"] * 2
-    assert east_africa["attacker_dice"].to_list() == [3, 3]       # each wears a box (README)
+    afghanistan = g4.frame("legacy_battles").filter(pl.col("territory") == "afghanistan")
+    assert afghanistan["modifiers"].to_list() == ["fortification +1 each"] * 2
+    assert afghanistan["attacker_dice"].to_list() == [3, 3]       # each wears a box (README)
     assert g4.frame("legacy_games")["fortification_boxes"].to_list() == [2]
+    # game 5: the fortification in East Africa wears out; the roll that marks its 10th box still
+    # has the bonus, the rolls after it none (RL-RULING-FORT-WEAR)
+    g5 = rows["game-05"]
+    east_africa = g5.frame("legacy_battles").filter(pl.col("territory") == "east_africa")
+    threes = east_africa.filter(pl.col("attacker_dice") == 3)["seq"].to_list()
+    tenth = threes[9]
+    assert east_africa["modifiers"].to_list() == [
+        "fortification +1 each" if s <= tenth else None for s in east_africa["seq"]]
+    assert len([s for s in east_africa["seq"] if s <= tenth]) == 10
+    assert g5.frame("legacy_games")["fortification_boxes"].to_list() == [12]     # 2 + 10
 
 
 def test_judging_and_extracting_fold_the_same_rows():
@@ -265,27 +296,31 @@ def test_the_store_holds_the_extracted_rows(db, rows):
 def test_win_rates_by_faction_power_and_turn_order(tables):
     faction = {r["faction"]: (r["wins"], r["games"])
                for r in q.legacy_win_rate_by_faction(tables).to_dicts()}
-    # winners: ann (Enclave), dan (Balkania), dan (Enclave), cat (Balkania), cat (Enclave)
-    assert faction == {"enclave_of_the_bear": (3, 4), "imperial_balkania": (2, 2),
-                       "die_mechaniker": (0, 5), "khan_industries": (0, 5),
-                       "saharan_republic": (0, 4)}
+    # winners: bob, ann, cat, cat with Khan Industries (in all five games), cat with the Saharan
+    # Republic (in game 5 only); Die Mechaniker sat out game 5
+    assert faction == {"khan_industries": (4, 5), "saharan_republic": (1, 1),
+                       "die_mechaniker": (0, 4), "enclave_of_the_bear": (0, 5),
+                       "imperial_balkania": (0, 5)}
     power = q.legacy_win_rate_by_power(tables)
     assert power.filter(pl.col("wins") > 0).select("power", "wins").rows() == \
-        [("bear-three-of-a-kind", 3.0), ("balk-expansion-card", 2.0)]
+        [("khan-card-troop", 4.0), ("sahara-maneuver-anywhere", 1.0)]
     assert set(q.legacy_win_rate_by_seat(tables)["even"]) == {0.25}
     assert q.legacy_win_rate_by_turn_order(tables)["games"].to_list() == [5, 5, 5, 5]
     assert q.legacy_win_rate_by_player(tables).select("player", "wins").rows() == \
-        [("ann", 1.0), ("bob", 0.0), ("cat", 2.0), ("dan", 2.0)]
+        [("ann", 1.0), ("bob", 1.0), ("cat", 3.0), ("dan", 0.0)]
 
 
 def test_red_stars_knock_outs_and_summary(tables):
     by_outcome = {r["outcome"]: r for r in q.legacy_red_stars_by_outcome(tables).to_dicts()}
     assert by_outcome["won"]["games"] == 5 and by_outcome["won"]["red_stars"] == 4
     assert by_outcome["held_on"]["red_stars"] < 4
-    assert ("ann", "cat", 1) in q.legacy_knock_outs(tables).rows()
+    # knocked out (the attacker who took their last troops, the first time in a game): bob by dan
+    # in game 2 and by ann in game 3, ann by cat in game 4 and by dan in game 5
+    assert q.legacy_knock_outs(tables).rows() == [("ann", "bob", 1), ("cat", "ann", 1), ("dan", "ann", 1),
+                                                  ("dan", "bob", 1)]
     s = q.legacy_summary(tables).row(0, named=True)
     assert (s["games"], s["finished_games"], s["campaigns"]) == (5, 5, 1)
-    assert s["attack_rolls"] == 12 + sum(
+    assert s["attack_rolls"] == 62 + sum(
         1 for path in GAMES[1:] for e in log_events(path) if e["type"] == "AttackDeclared")
     assert s["rolls_with_odds"] + s["modified_rolls"] == s["attack_rolls"]
 
@@ -293,15 +328,16 @@ def test_red_stars_knock_outs_and_summary(tables):
 def test_the_world_of_campaign_earth_game_by_game(tables):
     d = q.legacy_world_evolution(tables)
     assert d.select("game_no", "winner", "reward").rows() == [
-        (1, "ann", "destroy_card"), (2, "dan", "fortify_city"),
-        (3, "dan", "change_continent_bonus"), (4, "cat", "name_continent"),
-        (5, "cat", "destroy_card")]
-    # the README: minor cities each game until the ninth (game 5), scars in games 3 and 4,
-    # East Africa fortified after game 2, North America named after game 4
-    assert d["cities"].to_list() == [2, 3, 6, 8, 9]
-    assert d["scars"].to_list() == [0, 0, 2, 3, 3]
-    assert d["fortifications"].to_list() == [0, 1, 1, 1, 1]
-    assert d["named_continents"].to_list() == [0, 0, 0, 1, 1]
+        (1, "bob", "found_major_city"), (2, "ann", "fortify_city"),
+        (3, "cat", "fortify_city"), (4, "cat", "found_major_city"),
+        (5, "cat", "cancel_scar")]
+    # the campaign file: cities founded every game, scars placed in games 1 and 2 and the one in
+    # Russia cancelled after game 5, Afghanistan fortified after game 2 and East Africa after game
+    # 3 (worn out in game 5), no continent named
+    assert d["cities"].to_list() == [3, 4, 6, 9, 10]
+    assert d["scars"].to_list() == [2, 5, 5, 5, 4]
+    assert d["fortifications"].to_list() == [0, 1, 2, 2, 1]
+    assert d["named_continents"].to_list() == [0, 0, 0, 0, 0]
     assert d["continues_previous"].to_list() == [None, True, True, True, True]
 
 
@@ -311,7 +347,7 @@ def test_luck_queries(tables):
     three_two = odds.filter((pl.col("attacker_dice") == 3) & (pl.col("defender_dice") == 2))
     assert three_two["expected_defender_lost"][0] == pytest.approx(1.0790895, abs=1e-6)
     per_game = q.legacy_luck_by_game(tables)
-    assert per_game.filter(pl.col("game_id") == "earth-01")["winner"].to_list() == ["ann"]
+    assert per_game.filter(pl.col("game_id") == "earth-01")["winner"].to_list() == ["bob"]
     players = q.legacy_luck_by_player(tables)
     # what one side's dice gain, the other's lose: over every player luck adds up to nothing
     assert players["luck"].sum() == pytest.approx(0.0, abs=1e-9)
@@ -357,7 +393,7 @@ def test_the_dashboard_of_a_campaign_has_the_risk_legacy_charts(db, tmp_path):
     assert "King&#x27;s Orders" not in page and "game-lengths" not in page
     assert "Risk Legacy: win rate by faction (20 player-games)" in page
     assert "The world of campaign earth, game by game (5 games)" in page
-    assert "<h3>Campaign earth</h3>" in page and "North America named" in page
+    assert "<h3>Campaign earth</h3>" in page and "Irkutsk City in Irkutsk" in page
     assert "5 Risk Legacy games (5 finished) in 1 campaign" in page
 
 
@@ -386,7 +422,7 @@ def test_stats_json_has_the_legacy_queries(db):
     assert data["legacy_summary"][0]["games"] == 5
     assert set(data["legacy_win_rate_by_faction"][0]) == {
         "faction", "games", "wins", "win_rate", "win_rate_low", "win_rate_high", "even"}
-    assert [g["winner"] for g in data["legacy_world_evolution"]] == ["ann", "dan", "dan", "cat",
+    assert [g["winner"] for g in data["legacy_world_evolution"]] == ["bob", "ann", "cat", "cat",
                                                                       "cat"]
     text = run("stats", "--db", str(db))
     assert "legacy win rate by faction" in text.output and "legacy world evolution" in text.output
@@ -396,22 +432,21 @@ def test_the_page_of_a_legacy_game(tmp_path):
     j = judge(read_log(GAMES[0]), views=True)
     labels = [f.label for f in turn_frames(j)]
     assert labels[:4] == [f"Setup: {p} takes {f} in {t}" for p, f, t in (
-        ("ann", "enclave_of_the_bear", "northwest_territory"),
-        ("bob", "khan_industries", "middle_east"), ("cat", "saharan_republic", "mongolia"),
-        ("dan", "die_mechaniker", "western_australia"))]
-    assert labels[4:] == ["Round 1, ann: recruits · expands 5× · maneuvers",
-                          "Round 1, bob: recruits · expands 4×",
-                          "Round 1, cat: recruits · attacks 8× · takes 2× · draws a card",
-                          "Round 1, dan: recruits",
-                          "Round 2, ann: recruits · attacks 4× · takes 4×",
-                          "The end: chooses a reward 3×"]
+        ("ann", "die_mechaniker", "mongolia"), ("bob", "khan_industries", "western_united_states"),
+        ("cat", "enclave_of_the_bear", "southern_europe"), ("dan", "imperial_balkania", "madagascar"))]
+    assert labels[4:8] == ["Round 1, ann: recruits · expands 5× · maneuvers",
+                           "Round 1, bob: recruits",
+                           "Round 1, cat: recruits · expands 5× · maneuvers",
+                           "Round 1, dan: recruits · attacks 8× · takes 3× · draws a card"]
+    assert labels[-2:] == ["Round 8, bob: recruits · attacks 2× · takes 2×",
+                           "The end: chooses a reward 4×"]
     report = render_game_page(j, tmp_path / "g1.html")
-    assert (report.frames, report.rounds) == (10, 2)
+    assert (report.frames, report.rounds) == (len(labels), 8) == (35, 8)
     page = (tmp_path / "g1.html").read_text("utf-8")
-    assert "Game earth-01: ann wins (4 red stars) in round 2" in page
+    assert "Game earth-01: bob wins (4 red stars) in round 8" in page
     assert re.findall(r'<div id="([a-z0-9-]+)" class="plotly-graph-div', page) == \
         ["race-red-stars", "race-troops", "race-territories", "race-resources"]
-    assert "ann (enclave_of_the_bear): 4 Red Stars" in page       # the board as replay prints it
+    assert "bob (khan_industries): 4 Red Stars" in page       # the board as replay prints it
     assert "PlotlyGeoAssets || {topojson" not in page          # no base map of Europe
 
 
@@ -419,4 +454,4 @@ def test_replay_html_of_a_legacy_game_from_the_command_line(tmp_path):
     out = tmp_path / "g2.html"
     r = run("replay", str(GAMES[1]), "--html", str(out))
     assert r.exit_code == 0, r.output
-    assert "Game earth-02: dan wins" in out.read_text("utf-8")
+    assert "Game earth-02: ann wins" in out.read_text("utf-8")

@@ -210,13 +210,13 @@ def test_cli_simulate_a_campaign(tmp_path):
 
 
 def test_ledger_audit_with_a_campaign_catches_a_game_from_the_wrong_world():
-    """`ledger audit GAME --campaign C`: a game that ignores a scar placed two games earlier."""
+    """`ledger audit GAME --campaign C`: a game 6 that ignores the scars placed in game 2."""
     from pathlib import Path
     from typer.testing import CliRunner
     from ledger.cli import app
     legacy = Path(__file__).resolve().parent.parent / "sample_logs" / "legacy"
     campaign = str(legacy / "earth.campaign.json")
     r = CliRunner().invoke(app, ["audit", str(legacy / "broken-wrong-world.jsonl"), "--campaign", campaign])
-    assert r.exit_code == 1 and "RL-CAMPAIGN-WORLD" in r.output and "scar in Russia" in r.output
+    assert r.exit_code == 1 and "RL-CAMPAIGN-WORLD" in r.output and "scar in Central America" in r.output
     r = CliRunner().invoke(app, ["audit", str(legacy / "game-03.jsonl"), "--campaign", campaign])
     assert r.exit_code == 0, r.output

@@ -3,6 +3,8 @@ as lines (the Ruleset's `describe` and `board_lines`, for replays)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from engine.risk_legacy import RULESET
 from engine.risk_legacy.events import PAYLOADS
 from tests.test_legacy_helpers import placed
@@ -26,3 +28,13 @@ def test_the_board_reads_as_lines():
     # the keys the generic narration reads are there too
     assert all({"coins", "crowns", "territories"} <= set(p) for p in view["players"].values())
     assert view["board"]["brazil"]["units"] == {"footman": 8}
+
+
+def test_the_setup_heading_names_what_a_risk_legacy_setup_holds():
+    from ledger.logfile import read_log
+    from replay.judge import judge
+    from replay.narrate import narrate
+    root = Path(__file__).resolve().parent.parent
+    lines = narrate(judge(read_log(root / "sample_logs" / "legacy" / "game-01.jsonl")))
+    assert "== Setup: Scar cards, face-up cards, roll-off, factions and HQs ==" in lines
+    assert not any("bids and kingdoms" in line for line in lines)    # Risk Europe's setup

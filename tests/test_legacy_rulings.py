@@ -18,8 +18,8 @@ from engine.risk_legacy.engine import roll_result
 from engine.risk_legacy.events import PAYLOADS
 from engine.risk_legacy.state import START, Terr
 from tests.test_legacy_helpers import (
-    board, ev, fold, held, placed, rules_of, start, turn_of, with_board, with_marks, with_player,
-    with_powers, world,
+    SEATS, board, ev, fold, held, placed, rules_of, setup_events, start, turn_of, with_board,
+    with_marks, with_player, with_powers, world,
 )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -52,6 +52,25 @@ def test_example_payload_is_valid(example):
     if example["type"] == "GameStarted":
         payload["campaign"] = {**payload["campaign"], "world": "0" * 64}
     PAYLOADS[example["type"]].model_validate(payload)
+
+
+def test_examples_quoted_from_the_samples_are_exact():
+    samples = ROOT / "sample_logs" / "legacy"
+    # the GameStarted example is a shortened illustration of a campaign game, not a quote
+    quoted = [e for e in EXAMPLES if e["game"].startswith("earth-") and e["type"] != "GameStarted"]
+    assert {e["type"] for e in quoted} >= {"CardsLaidOut", "CardRevealed", "ScarPlaced", "ScarCardReturned",
+                                          "MissionRevealed", "EventCardDrawn", "ScarCardsDealt"}
+    for e in quoted:
+        n = int(e["game"].split("-")[1])
+        real = json.loads((samples / f"game-{n:02d}.jsonl").read_text("utf-8").splitlines()[e["seq"]])
+        assert (real["seq"], real["type"], real["actor"]) == (e["seq"], e["type"], e["actor"])
+        if "…" in json.dumps(e["payload"], ensure_ascii=False):        # shortened hashes
+            short = e["payload"]["commitments"]
+            assert set(short) == set(real["payload"]["commitments"]) and all(
+                real["payload"]["commitments"][p].startswith(h.rstrip("…")) for p, h in short.items())
+            assert e["payload"]["hidden_dice"] == real["payload"]["hidden_dice"]
+        else:
+            assert real["payload"] == e["payload"]
 
 
 def test_every_ruling_in_the_doc_has_its_test():
@@ -195,6 +214,31 @@ def test_RL_RULING_SCAR_CARDS_unplayed_cards_return():
     s = with_player(s, "ann", tokens=2, hand=("A1", "A2", "A3", "A4"))
     s = fold(s, ev("RedStarBought", "ann", cards=["A1", "A2", "A3", "A4"]))
     assert s.world.supply["scar:bunker"] == 3 and s.world.supply["scar:ammo_shortage"] == 3
+
+
+def test_RL_RULING_HIDDEN_SCARS_turned_over_when_played_or_returned():
+    from engine.core.commit import commitment
+    from engine.risk_legacy.state import FACE_DOWN
+    salts = {"ann": "a1", "bob": "b2", "cat": "c3"}
+    cards = {"ann": "bunker", "bob": "ammo_shortage", "cat": "bunker"}
+    s = start()
+    s = fold(s, ev("ScarCardsDealt", None, commitments={p: commitment(cards[p], salts[p]) for p in SEATS}),
+             *setup_events(scars=False))
+    assert {s.players[p].scar for p in SEATS} == {FACE_DOWN}       # held, not known
+    s = fold(turn_of(with_board(s, {"peru": held("bob", 2)}), "ann"),
+             ev("AttackDeclared", "ann", from_="brazil", to="peru", troops=3))
+    # played: turned over with its salt, and the scar is on the world
+    s = fold(s, ev("ScarPlaced", "bob", scar="ammo_shortage", territory="peru", salt="b2"))
+    assert W.marks(s.world, "peru").scar == "ammo_shortage" and s.players["bob"].scar is None
+    assert s.scar_deal.revealed["bob"][0] == "ammo_shortage"
+    # not played: turned over when the game ends; a wrong one is a finding, applied as recorded
+    from tests.test_legacy_end import won
+    over = won(s)
+    assert rules_of(over, ev("ScarCardReturned", "ann", scar="bunker", salt="a1")) == []
+    vs, after = RULESET.step(over, ev("ScarCardReturned", "cat", scar="ammo_shortage", salt="c3"))
+    assert [v.rule for v in vs] == ["RL-SCAR-REVEAL"] and after.players["cat"].scar is None
+    # the world's Scar cards drop only with the scar placed (RL-RULING-SCAR-CARDS)
+    assert after.world.supply["scar:ammo_shortage"] == 2 and after.world.supply["scar:bunker"] == 3
 
 
 def test_RL_RULING_ELIMINATION_at_the_start_of_their_turn():

@@ -22,10 +22,11 @@ runner = CliRunner()
 
 # file -> (first finding's rule, its line)
 BROKEN = {
-    "broken-recruit-count.jsonl": ("RL-RECRUIT-COUNT", 24),
-    "broken-late-missile.jsonl": ("RL-MISSILE-TIMING", 41),
-    "broken-wrong-winner.jsonl": ("RL-CLAIM", 76),
-    "broken-edited-die.jsonl": ("LOG-HASH", 33),
+    "broken-recruit-count.jsonl": ("RL-RECRUIT-COUNT", 158),
+    "broken-late-missile.jsonl": ("RL-MISSILE-TIMING", 32),
+    "broken-wrong-winner.jsonl": ("RL-CLAIM", 353),
+    "broken-edited-die.jsonl": ("LOG-HASH", 34),
+    "broken-draw-die.jsonl": ("RL-CHANCE-DRAW", 57),
 }
 
 
@@ -45,8 +46,9 @@ def test_the_wrong_world_game_is_legal_alone_and_caught_by_the_campaign():
     c = load_campaign(SAMPLES / "earth.campaign.json")
     extra = audit_campaign(c, SAMPLES, [SAMPLES / "broken-wrong-world.jsonl"])[-1]
     assert [f.rule for f in extra.findings] == ["RL-CAMPAIGN-WORLD"]
-    assert "scar in Russia: ammo shortage in the campaign, none in the game" in extra.findings[0].message
-    assert "ammo shortage scar placed in Russia" in c.games[3]["changes"]       # placed in game 4
+    assert "scar in Central America: ammo shortage in the campaign, none in the game" in extra.findings[0].message
+    assert "scar in Egypt: bunker in the campaign, none in the game" in extra.findings[0].message
+    assert "ammo shortage scar placed in Central America" in c.games[1]["changes"]    # placed in game 2
 
 
 def test_every_broken_sample_is_listed_here():
@@ -59,6 +61,34 @@ def test_broken_sample_first_finding(name):
     j = judge(read_log(SAMPLES / name))
     first = min(j.findings, key=lambda f: (f.line or 0))
     assert (first.rule, first.line) == (rule, line)
+
+
+def test_a_draw_die_changed_and_sealed_again_is_caught_at_its_line():
+    """The one die changed draws another card than the log shows, and is not the seed's."""
+    j = judge(read_log(SAMPLES / "broken-draw-die.jsonl"))
+    assert j.chain_ok and sorted((f.rule, f.line) for f in j.findings) == \
+        [("RL-CHANCE-DRAW", 57), ("RL-DICE-SEED", 57)]
+    edited = read_log(SAMPLES / "broken-draw-die.jsonl").events[56]
+    clean = read_log(GAMES[0]).events[56]
+    assert (edited.type, edited.payload["card"]) == (clean.type, clean.payload["card"]) == ("CardRevealed", "A13")
+    assert [a != b for a, b in zip(edited.payload["dice"], clean.payload["dice"])] == [True, False, False]
+
+
+def test_the_games_deal_scar_cards_face_down_and_turn_each_over():
+    """Games 1 and 2 deal the Scar cards face down; every card is turned over, placed or returned,
+    with its salt; games 3-5 have too few Scar cards left for a deal."""
+    for path, placed in zip(GAMES, (2, 3, 0, 0, 0)):
+        events = [json.loads(line) for line in path.read_text("utf-8").splitlines()]
+        deals = [e for e in events if e["type"] == "ScarCardsDealt"]
+        turned = [e for e in events if e["type"] in ("ScarPlaced", "ScarCardReturned")]
+        assert sum(e["type"] == "ScarPlaced" for e in turned) == placed, path.name
+        if deals:
+            [deal] = deals
+            assert set(deal["payload"]) == {"commitments", "hidden_dice"}
+            assert sorted(e["actor"] for e in turned) == sorted(deal["payload"]["commitments"])
+            assert all(e["payload"]["salt"] for e in turned)
+        else:
+            assert turned == []
 
 
 def test_one_mistake_is_one_finding():

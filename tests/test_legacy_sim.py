@@ -82,3 +82,91 @@ def test_a_random_first_world_follows_the_rulebook():
     w = random_world(RULESET.load_data(), random.Random(1))
     assert sum(n - 1 for n in w.resources.values()) == 12 and max(w.resources.values()) <= 3
     assert all(w.powers.values()) and W.check_world(w, RULESET.load_data()) == []
+
+
+# --- digital play: every card from the seeded stream ----------------------------------------------
+
+DRAWS = ("CardsLaidOut", "CardRevealed", "EventCardDrawn", "MissionRevealed")
+
+
+def _sealed_text(envs) -> str:
+    from ledger.logfile import seal
+    return "".join(format_line(e) + "\n" for e in seal(envs))
+
+
+def _copy(game) -> list[dict]:
+    import json
+    return [json.loads(json.dumps({k: v for k, v in e.items() if k not in ("prev", "hash")}))
+            for e in game.envelopes]
+
+
+def test_seeded_games_with_events_missions_and_face_down_scars_audit_clean():
+    from collections import Counter
+    seen: Counter = Counter()
+    for seed in range(3):
+        game = play_game(seed, f"cards{seed}", cards=True)
+        j = _judge(game)
+        assert game.finished and j.findings == [] and j.seed_checked, seed
+        start = game.envelopes[0]["payload"]
+        assert (start["events"], start["missions"]) == (8, 8)
+        for e in game.envelopes:
+            seen[e["type"]] += 1
+            if e["type"] in DRAWS:
+                assert e["payload"]["dice"] is not None, e
+        [deal] = [e for e in game.envelopes if e["type"] == "ScarCardsDealt"]
+        assert set(deal["payload"]) == {"commitments", "hidden_dice"}
+        turned = [e["actor"] for e in game.envelopes if e["type"] in ("ScarPlaced", "ScarCardReturned")]
+        assert sorted(turned) == sorted(deal["payload"]["commitments"])      # every card turned over
+    assert all(seen[t] > 0 for t in ("EventCardDrawn", "MissionCompleted", "MissionRevealed", "ScarPlaced",
+                                     "ScarCardReturned", "CardRevealed")), seen
+
+
+def test_a_game_judged_before_its_seed_is_known_checks_the_secret_deal_at_the_end():
+    """Folded without the seed up front (as a live table would): the dice are checked when the
+    seed is revealed, the face-down deal drawn from the seed's dice and held against the cards
+    turned over."""
+    from engine.core.events import Event
+    from engine.risk_legacy.events import PAYLOADS
+    game = play_game(1, "late-seed", cards=True)
+    start = PAYLOADS["GameStarted"].model_validate(game.envelopes[0]["payload"])
+    state = RULESET.initial_state(start, RULESET.load_data())
+    for env in game.envelopes[1:]:
+        e = Event(env["seq"], env["type"], env["actor"], PAYLOADS[env["type"]].model_validate(env["payload"]))
+        violations, state = RULESET.step(state, e)
+        assert violations == [], (env["seq"], env["type"], violations)
+    turned = {env["actor"]: env["payload"]["scar"] for env in game.envelopes
+              if env["type"] in ("ScarPlaced", "ScarCardReturned")}
+    assert state.scar_deal.drawn == turned and state.dice_tape is None
+
+
+def test_a_changed_draw_die_is_caught_at_its_line():
+    game = play_game(4, "mutant", cards=True)
+    envs = _copy(game)
+    i = next(k for k, e in enumerate(envs) if e["type"] == "CardRevealed" and e["seq"] > 40)
+    caught = set()
+    for face in range(1, 7):
+        if face == envs[i]["payload"]["dice"][0]:
+            continue
+        bad = [dict(e) for e in envs]
+        bad[i] = {**envs[i], "payload": {**envs[i]["payload"], "dice": [face, *envs[i]["payload"]["dice"][1:]]}}
+        j = judge(read_log_text(_sealed_text(bad), "mutant"))
+        assert j.chain_ok and {f.line for f in j.findings} == {i + 1}, [f.format() for f in j.findings]
+        rules = {f.rule for f in j.findings}
+        assert "RL-DICE-SEED" in rules and rules <= {"RL-DICE-SEED", "RL-CHANCE-DRAW"}
+        caught |= rules
+    assert caught == {"RL-DICE-SEED", "RL-CHANCE-DRAW"}       # some of the faces draw another card
+
+
+def test_a_wrong_hidden_deal_or_salt_is_one_finding_at_its_line():
+    game = play_game(6, "hidden", cards=True)
+    envs = _copy(game)
+    d = next(k for k, e in enumerate(envs) if e["type"] == "ScarCardsDealt")
+    counted = [dict(e) for e in envs]
+    counted[d] = {**envs[d], "payload": {**envs[d]["payload"], "hidden_dice": envs[d]["payload"]["hidden_dice"] + 1}}
+    j = judge(read_log_text(_sealed_text(counted), "hidden"))
+    assert [(f.rule, f.line) for f in j.findings] == [("RL-CHANCE-DRAW", d + 1)]   # the rest still checks
+    k = next(k for k, e in enumerate(envs) if e["type"] in ("ScarPlaced", "ScarCardReturned"))
+    salted = [dict(e) for e in envs]
+    salted[k] = {**envs[k], "payload": {**envs[k]["payload"], "salt": "0" * 16}}
+    j = judge(read_log_text(_sealed_text(salted), "hidden"))
+    assert [(f.rule, f.line) for f in j.findings] == [("RL-SCAR-REVEAL", k + 1)]

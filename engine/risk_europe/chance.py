@@ -1,82 +1,12 @@
-"""Random draws made with dice: the City Bonus Tiles a Mercenary Army draws and the cards flipped
-from a Mercenary deck.
+"""Random draws made with dice in Risk Europe: the City Bonus Tiles a Mercenary Army draws and the
+cards flipped from a Mercenary deck.
 
-At a table the tiles and cards are simply drawn and the log records what came out. In digital
-play every random choice comes from the game's seeded dice stream (engine.core.dice), so that it
-is checked like any die. The rule, published in docs/log-format.md:
-
-    uniform(m)   a whole number from 0 to m-1. m = 1 takes no dice. Otherwise let k be the least
-                 number of dice with 6**k >= m; read k dice as a base-6 number v (the first die
-                 is the most significant digit, a face f is the digit f-1); if v < m * (6**k // m)
-                 the result is v mod m, else read k more dice and try again.
-    draw(pool, n)  for i = 0 .. n-1: j = i + uniform(len(pool) - i); swap pool[i] and pool[j].
-                 The drawn items are pool[0 .. n-1], in that order. The pool is listed in the
-                 data files' order (the board's Gold Crown Cities; the deck's card ids).
-
-Drawing n items this way is a uniformly random draw without replacement, the same as shuffling
-and taking the top n; drawing the whole pool is a shuffle (Fisher-Yates).
-
-Pure: no I/O, no random generator; the dice come from the caller.
+The draw rule is shared by every ruleset and lives in engine.core.chance (published in
+docs/log-format.md, "Random draws"); this module names it for Risk Europe's callers. The pools
+are the board's Gold Crown Cities still free and the card ids still in a Mercenary deck, in the
+data files' order (engine.risk_europe.engine: `mercenary_pool`).
 """
 
-from __future__ import annotations
+from engine.core.chance import DrawError, draw, draw_with, uniform
 
-from typing import Callable, Iterator, Sequence, TypeVar
-
-T = TypeVar("T")
-
-
-class DrawError(ValueError):
-    """The dice recorded with a draw are not the ones the draw rule consumes."""
-
-
-def uniform(m: int, next_die: Callable[[], int]) -> int:
-    """A whole number in 0..m-1 from dice (see the module's rule)."""
-    if m < 1:
-        raise ValueError(f"cannot draw from {m} items")
-    if m == 1:
-        return 0
-    k, span = 1, 6
-    while span < m:
-        k, span = k + 1, span * 6
-    limit = m * (span // m)
-    while True:
-        v = 0
-        for _ in range(k):
-            v = v * 6 + next_die() - 1
-        if v < limit:
-            return v % m
-
-
-def draw(pool: Sequence[T], n: int, next_die: Callable[[], int]) -> tuple[list[T], list[int]]:
-    """`n` items drawn from `pool` with dice from `next_die`: (the items, the dice used)."""
-    if n > len(pool):
-        raise ValueError(f"cannot draw {n} from {len(pool)} items")
-    used: list[int] = []
-
-    def die() -> int:
-        d = next_die()
-        used.append(d)
-        return d
-
-    items = list(pool)
-    for i in range(n):
-        j = i + uniform(len(items) - i, die)
-        items[i], items[j] = items[j], items[i]
-    return items[:n], used
-
-
-def draw_with(pool: Sequence[T], n: int, dice: Sequence[int]) -> list[T]:
-    """The items that `dice` draw from `pool`; DrawError if the dice are too few or too many."""
-    it: Iterator[int] = iter(dice)
-
-    def die() -> int:
-        try:
-            return next(it)
-        except StopIteration:
-            raise DrawError(f"the draw needs more than the {len(dice)} dice recorded") from None
-
-    drawn, used = draw(pool, n, die)
-    if len(used) != len(dice):
-        raise DrawError(f"the draw uses {len(used)} dice; {len(dice)} are recorded")
-    return drawn
+__all__ = ["DrawError", "draw", "draw_with", "uniform"]

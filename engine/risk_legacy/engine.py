@@ -15,14 +15,23 @@ of the state: scars placed and fortifications worn during play change it at once
 game records the faction cards and the signature, and the rewards change it last. Event and
 Mission cards are content the rulebook does not print: their draws are checked, their effects are
 claims applied as recorded (RL-RULING-EVENT-EFFECTS).
+
+Random draws are chance events (RL-CHANCE-DRAW): the Scar deal, the Territory cards laid out and
+each card revealed into slot 1 are drawn from pools the engine knows (`scar_pool`, `layout_pool`,
+`reveal_pool`), so their dice are checked against the draw rule (engine.core.chance) and counted as
+dice of the game, checked against the seed like any die. A Scar card dealt face down is a
+commitment, checked when it is turned over (RL-SCAR-REVEAL, RL-RULING-HIDDEN-SCARS).
 """
 
 from __future__ import annotations
 
+from itertools import count as count_from
 from typing import Callable
 
 from engine.core.canonical import sha256_hex
-from engine.core.dice import DiceTape, first_wrong_die, logged_dice, record_dice
+from engine.core.chance import DrawError, draw, draw_with
+from engine.core.commit import matches_commitment
+from engine.core.dice import DiceTape, logged_dice, record_dice
 from engine.core.events import Event
 from engine.core.rules import Verdicts, Violation
 from engine.core.ruleset import GameResult
@@ -33,7 +42,8 @@ from engine.risk_legacy.combat import (
 )
 from engine.risk_legacy.rules import RULES
 from engine.risk_legacy.state import (
-    END, MAIN, MANEUVERED, START, STEP_NAMES, Combat, Flow, Player, PlayerId, Sideboard, State, Terr,
+    END, FACE_DOWN, MAIN, MANEUVERED, START, STEP_NAMES, Combat, Flow, Player, PlayerId, ScarDeal,
+    Sideboard, State, Terr,
 )
 from engine.risk_legacy.state import evolve as replace
 
@@ -348,6 +358,47 @@ def _roll(s: State, values: list[int], c: _Ctx) -> State:
     return replace(s, dice_log=log, dice_count=count)
 
 
+def _check_draw(s: State, pool, n: int, got: list, dice: list[int] | None, what: str, c: _Ctx) -> State:
+    """A random draw of `n` from `pool` that came out as `got` (RL-CHANCE-DRAW): with dice, they
+    must give `got` by the draw rule, and are recorded as dice of the game (so a seeded game
+    checks them against its stream); a seeded game's draw must carry its dice."""
+    if dice is None:
+        if s.dice_mode == "seeded":
+            c.bad("RL-CHANCE-DRAW", f"{what} in a seeded game must carry the dice of the stream it was drawn with")
+        return s
+    if any(not 1 <= d <= 6 for d in dice):
+        c.bad("RL-DICE-FACES", f"dice must show 1-6; got {dice!r}")
+        return s
+    try:
+        want = draw_with(pool, n, dice)
+    except DrawError as exc:
+        c.bad("RL-CHANCE-DRAW", f"{what}: {exc} (dice {dice!r})")
+    else:
+        if list(want) != list(got):
+            c.bad("RL-CHANCE-DRAW", f"{what}: the dice {dice!r} draw {_listed(want)}, the log has {_listed(got)}")
+    return _roll(s, list(dice), c)
+
+
+def _check_blind_draw(s: State, left: int, dice: list[int] | None, what: str, c: _Ctx) -> State:
+    """A card drawn from a deck whose cards the engine does not know (Event, Mission): the card
+    is a claim; with dice, they are exactly the dice a draw of one card from the `left` cards
+    takes (RL-CHANCE-DRAW), and are dice of the game."""
+    if dice is None:
+        return s
+    if any(not 1 <= d <= 6 for d in dice):
+        c.bad("RL-DICE-FACES", f"dice must show 1-6; got {dice!r}")
+        return s
+    try:
+        draw_with(range(left), 1, dice)
+    except DrawError as exc:
+        c.bad("RL-CHANCE-DRAW", f"{what}, one of {left} cards: {exc} (dice {dice!r})")
+    return _roll(s, list(dice), c)
+
+
+def _listed(items) -> str:
+    return "[" + ", ".join(str(x) for x in items) + "]"
+
+
 def _seat_ordered(s: State, rolls: dict[str, list[int]]) -> list[int]:
     out: list[int] = []
     for p in s.seats:
@@ -383,6 +434,25 @@ def scar_cards_available(s: State) -> dict[str, int]:
     return {kind: s.world.supply.get(f"scar:{kind}", 0) for kind in s.data.scar_cards}
 
 
+def scar_pool(s: State) -> tuple[str, ...]:
+    """The Scar deck a deal draws from: every available card, by kind in the rules data's order
+    (bunker, bunker, ..., ammo_shortage, ...). Dealt in seat order: the first card drawn goes to
+    the first seat."""
+    return tuple(kind for kind, n in scar_cards_available(s).items() for _ in range(n))
+
+
+def layout_pool(s: State) -> tuple[str, ...]:
+    """The Territory deck the face-up cards are laid out from, in the board file's order."""
+    return tuple(card for card in s.data.territory_of_card if card in s.side.draw)
+
+
+def reveal_pool(s: State) -> tuple[str, ...]:
+    """The cards slot 1 is filled from, in the board file's order: the Territory deck, or, once it
+    has run out, the discard pile shuffled into a new deck (RL-SIDEBOARD-SHIFT)."""
+    deck = s.side.draw or s.side.discard
+    return tuple(card for card in s.data.territory_of_card if card in deck)
+
+
 def _scar_cards_dealt(s: State, e: Event, c: _Ctx) -> State | None:
     if s.flow.phase != "setup" or s.scars_dealt:
         return c.skip("RL-FLOW", "Scar cards are dealt once, during the setup before the roll-off")
@@ -390,10 +460,18 @@ def _scar_cards_dealt(s: State, e: Event, c: _Ctx) -> State | None:
     if sum(avail.values()) < len(s.seats):
         return c.skip("RL-SETUP-SCARS", f"{sum(avail.values())} Scar cards for {len(s.seats)} players: "
                       "not enough for everyone, so no one gets one")
-    dealt = e.payload.cards
+    pay = e.payload
+    dealt = pay.cards if pay.cards is not None else pay.commitments
     if set(dealt) != set(s.seats):
         return c.skip("RL-SETUP-SCARS", f"one Scar card for each of {', '.join(s.seats)}; the log deals to "
                       f"{', '.join(dealt) or 'nobody'}")
+    pool = scar_pool(s)
+    players = dict(s.players)
+    if pay.commitments is not None:
+        for p in s.seats:
+            players[p] = players[p]._replace(scar=FACE_DOWN)
+        c.note(f"Scar cards dealt face down to {', '.join(s.seats)}: each is revealed when played or returned")
+        return _deal_face_down(replace(s, players=players, scars_dealt=True), pool, pay, c)
     for p, kind in dealt.items():
         if kind not in avail:
             return c.skip("RL-NAME", f"no scar {kind!r} (scars: {', '.join(avail)})")
@@ -401,11 +479,87 @@ def _scar_cards_dealt(s: State, e: Event, c: _Ctx) -> State | None:
         n = sum(1 for k in dealt.values() if k == kind)
         if n > avail[kind]:
             return c.skip("RL-SETUP-SCARS", f"{n} {kind} cards dealt; {avail[kind]} are left")
-    players = dict(s.players)
+    s = _check_draw(s, pool, len(s.seats), [dealt[p] for p in s.seats], pay.dice, "the Scar cards dealt", c)
     for p, kind in dealt.items():
         players[p] = players[p]._replace(scar=kind)
     c.note("Scar cards dealt: " + ", ".join(f"{p} {k.replace('_', ' ')}" for p, k in dealt.items()))
     return replace(s, players=players, scars_dealt=True)
+
+
+def _deal_face_down(s: State, pool: tuple[str, ...], pay, c: _Ctx) -> State:
+    """A face-down deal (RL-RULING-HIDDEN-SCARS): its dice are the stream's next `hidden_dice`,
+    not logged. With the seed known, the deal is drawn from them now (and the number checked)."""
+    count = pay.hidden_dice
+    if s.dice_mode != "seeded":
+        if count:
+            c.bad("RL-CHANCE-DRAW", f"hidden_dice counts dice of a seeded stream; this game's dice are "
+                  f"rolled at the table (hidden_dice {count})")
+        return replace(s, scar_deal=ScarDeal(pool, dict(pay.commitments), s.dice_count, 0))
+    drawn = None
+    if s.dice_tape is not None:
+        stream = (s.dice_tape.take(i, 1)[0] for i in count_from(s.dice_count))
+        cards, used = draw(pool, len(s.seats), stream.__next__)
+        drawn = dict(zip(s.seats, cards))
+        if count is not None and count != len(used):
+            c.bad("RL-CHANCE-DRAW", f"the face-down Scar deal says it used {count} dice of the stream; "
+                  f"the seed's dice make the deal with {len(used)}")
+        count = len(used)
+    if count is None:
+        c.bad("RL-CHANCE-DRAW", "Scar cards dealt face down in a seeded game must say how many dice of "
+              "the stream the deal used (hidden_dice)")
+        count = 0
+    deal = ScarDeal(pool, dict(pay.commitments), s.dice_count, count, drawn)
+    return replace(s, scar_deal=deal, dice_count=s.dice_count + count)
+
+
+def _reveal_scar(s: State, p: PlayerId, kind: str, salt: str | None, e: Event, c: _Ctx) -> State:
+    """A face-down Scar card turned over, played or returned: the commitment (RL-SCAR-REVEAL), the
+    cards the deal had (RL-SETUP-SCARS) and, with the seed known, the deal's dice (RL-CHANCE-DRAW)."""
+    deal = s.scar_deal
+    name = kind.replace("_", " ")
+    if salt is None:
+        c.bad("RL-SCAR-REVEAL", f"{p}'s Scar card was dealt face down: it is turned over with the salt "
+              f"of its commitment (the log shows {name} without one)")
+    elif not matches_commitment(deal.commitments[p], kind, salt):
+        c.bad("RL-SCAR-REVEAL", f"{p} turns over {kind!r} with salt {salt!r}, which does not match the "
+              "Scar card dealt to them face down")
+    shown = 1 + sum(1 for k, _ in deal.revealed.values() if k == kind)
+    had = deal.pool.count(kind)
+    if shown > had:
+        c.bad("RL-SETUP-SCARS", f"the deal was made from {had} {name} card{'s' if had != 1 else ''}; "
+              f"{p}'s is the {_nth(shown)} {name} turned over")
+    if deal.drawn is not None and deal.drawn[p] != kind:
+        c.bad("RL-CHANCE-DRAW", f"the deal's dice gave {p} {_a(deal.drawn[p])}, not {_a(kind)}")
+    c.note(f"{p} turns over the Scar card dealt face down: {_a(kind)}")
+    return replace(s, scar_deal=deal._replace(revealed={**deal.revealed, p: (kind, e.seq)}))
+
+
+def _a(kind: str) -> str:
+    name = kind.replace("_", " ")
+    return ("an " if name[:1] in "aeiou" else "a ") + name
+
+
+def _nth(n: int) -> str:
+    return {1: "first", 2: "second", 3: "third"}.get(n, f"{n}th")
+
+
+def _scar_card_returned(s: State, e: Event, c: _Ctx) -> State | None:
+    """A face-down Scar card not played, turned over when the game ends (RL-RULING-SCAR-CARDS:
+    it goes back to the available cards; the world does not change)."""
+    if s.result is None:
+        return c.skip("RL-SCAR-REVEAL", "a Scar card that was not played goes back when the game ends; "
+                      "the game goes on")
+    p = e.actor
+    if s.players[p].scar != FACE_DOWN:
+        return c.skip("RL-SCAR-REVEAL", f"{p} holds no face-down Scar card")
+    kind = e.payload.scar.casefold().replace(" ", "_")
+    if kind not in s.data.scar_cards:
+        return c.skip("RL-NAME", f"no scar {e.payload.scar!r} (scars: {', '.join(s.data.scar_cards)})")
+    s = _reveal_scar(s, p, kind, e.payload.salt, e, c)
+    players = dict(s.players)
+    players[p] = players[p]._replace(scar=None)
+    c.note(f"{p} did not play it: it goes back to the available Scar cards")
+    return replace(s, players=players)
 
 
 def _cards_laid_out(s: State, e: Event, c: _Ctx) -> State | None:
@@ -421,6 +575,7 @@ def _cards_laid_out(s: State, e: Event, c: _Ctx) -> State | None:
                       f"(destroyed cards and Coin cards are not in it): {e.payload.cards!r}")
     if len(cards) != want:
         c.bad("RL-SETUP-SIDEBOARD", f"{want} Territory cards are laid out face up; the log lays out {len(cards)}")
+    s = _check_draw(s, layout_pool(s), len(cards), cards, e.payload.dice, "the Territory cards laid out", c)
     slots = tuple(cards) + (None,) * (4 - len(cards))
     c.note("Face up: " + ", ".join(f"slot {i + 1} {card} {_tname(s, s.data.territory_of_card[card])} "
                                    f"({W.card_resources(s.world, card)})" for i, card in enumerate(cards)))
@@ -436,6 +591,7 @@ def _mission_revealed(s: State, e: Event, c: _Ctx) -> State | None:
                       "completed")
     if side.missions_left <= 0:
         return c.skip("RL-MISSION", "no Mission cards are in play (or none are left)")
+    s = _check_blind_draw(s, side.missions_left, e.payload.dice, f"the Mission card {e.payload.card}", c)
     c.note(f"Mission face up: {e.payload.card}" + (f" — {e.payload.text}" if e.payload.text else "")
            + f" (reward {e.payload.reward} Red Star{'s' if e.payload.reward > 1 else ''})")
     side = side._replace(mission=(e.payload.card, e.payload.reward), missions_left=side.missions_left - 1)
@@ -874,7 +1030,7 @@ def _scar_placed(s: State, e: Event, c: _Ctx) -> State | None:
     kind = e.payload.scar.casefold().replace(" ", "_")
     if kind not in s.data.scar_cards:
         return c.skip("RL-NAME", f"no scar {e.payload.scar!r} (scars: {', '.join(s.data.scar_cards)})")
-    if ps.scar != kind:
+    if ps.scar not in (kind, FACE_DOWN):
         return c.skip("RL-SCAR-PLACE", f"{e.actor} holds no {kind.replace('_', ' ')} Scar card"
                       + (f" (they hold {ps.scar.replace('_', ' ')})" if ps.scar else ""))
     t = _resolve(s, e.payload.territory, c)
@@ -886,6 +1042,8 @@ def _scar_placed(s: State, e: Event, c: _Ctx) -> State | None:
     if m.scar is not None:
         return c.skip("RL-SCAR-PLACE", f"{_tname(s, t)} already has a scar ({m.scar.replace('_', ' ')}); it "
                       "cannot be covered")
+    if ps.scar == FACE_DOWN:
+        s = _reveal_scar(s, e.actor, kind, e.payload.salt, e, c)
     world = W.with_supply(W.with_marks(s.world, t, scar=kind), f"scar:{kind}", -1)
     players = dict(s.players)
     players[e.actor] = ps._replace(scar=None)
@@ -1168,6 +1326,7 @@ def _card_revealed(s: State, e: Event, c: _Ctx) -> State | None:
     side = s.side
     if card is None or card == COIN:
         return c.skip("RL-NAME", f"no Territory card {e.payload.card!r}")
+    pool = reveal_pool(s)
     if not side.draw:
         side = side._replace(draw=side.discard, discard=frozenset())
         c.note("The Territory deck is empty: the discard pile is shuffled into a new deck")
@@ -1175,6 +1334,7 @@ def _card_revealed(s: State, e: Event, c: _Ctx) -> State | None:
         where = ("face up" if card in side.slots else "in the discard pile" if card in side.discard
                  else "in a hand or destroyed")
         return c.skip("RL-SIDEBOARD-SHIFT", f"{card} is not in the Territory deck ({where})")
+    s = _check_draw(s, pool, 1, [card], e.payload.dice, "the card revealed into slot 1", c)
     res = W.card_resources(s.world, card)
     side = side._replace(slots=(card,) + side.slots[1:], draw=side.draw - {card})
     c.note(f"Slot 1: {card} ({_tname(s, s.data.territory_of_card[card])}, {res} resource{'s' if res > 1 else ''})")
@@ -1211,6 +1371,7 @@ def _event_card_drawn(s: State, e: Event, c: _Ctx) -> State | None:
             else:
                 players[eff.player] = ps._replace(missiles=max(0, ps.missiles + eff.delta))
             done.append(f"{eff.player} {eff.delta:+d} {eff.kind.replace('_', ' ')}")
+    s = _check_blind_draw(s, s.side.events_left, pay.dice, f"the Event card {pay.card}", c)
     left = s.side.events_left - 1 + (1 if pay.placed == "deck" else 0)
     c.note(f"Event {pay.card}" + (f" — {pay.text}" if pay.text else "")
            + (f"; claimed effects, applied as recorded: {'; '.join(done)}" if done else "")
@@ -1540,14 +1701,46 @@ def _seed_revealed(s: State, e: Event, c: _Ctx) -> State | None:
         return s
     if s.dice_tape is not None:
         c.note(f"Seed revealed: its hash matches; all {s.dice_count} dice were checked at their own lines")
-        return s
-    dice = logged_dice(s.dice_log)
-    wrong = first_wrong_die(dice, seed)
-    if wrong is not None:
-        i, got, want = wrong
-        c.bad("RL-DICE-SEED", f"die #{i + 1} of the game shows {got}; the seed gives {want}")
-    c.note(f"Seed revealed: all {len(dice)} dice checked against it")
+    else:
+        s = _check_the_stream(s, seed, c)
+    unopened = [p for p in s.seats if s.players[p].scar == FACE_DOWN]
+    if unopened and s.result is not None:
+        c.claim("RL-SCAR-REVEAL", f"the face-down Scar card{'s' if len(unopened) > 1 else ''} of "
+                f"{', '.join(unopened)} {'were' if len(unopened) > 1 else 'was'} never turned over: the "
+                "deal cannot be checked against the commitments")
     return s
+
+
+def _check_the_stream(s: State, seed: str, c: _Ctx) -> State:
+    """The seed revealed at the end, not known before: every logged die against its stream, and
+    the face-down Scar deal (its dice were never logged) drawn from it and held against the
+    cards turned over (RL-DICE-SEED, RL-CHANCE-DRAW)."""
+    faces = DiceTape(seed).take(0, s.dice_count)
+    deal = s.scar_deal
+    lo, hi = (deal.start, deal.start + deal.count) if deal is not None else (0, 0)
+    public = faces[:lo] + faces[hi:]
+    dice = logged_dice(s.dice_log)
+    for i, (got, want) in enumerate(zip(dice, public)):
+        if got != want:
+            c.bad("RL-DICE-SEED", f"die #{i + 1 + (hi - lo if i >= lo else 0)} of the game shows {got}; "
+                  f"the seed gives {want}")
+            break
+    c.note(f"Seed revealed: all {len(dice)} dice checked against it"
+           + (f", and the {hi - lo} secret dice of the face-down Scar deal" if deal is not None and hi > lo else ""))
+    if deal is None or s.dice_mode != "seeded":
+        return s
+    try:
+        cards = draw_with(deal.pool, len(s.seats), faces[lo:hi])
+    except DrawError as exc:
+        c.bad("RL-CHANCE-DRAW", f"the face-down Scar deal: {exc} (by the seed, dice {faces[lo:hi]})")
+        return s
+    drawn = dict(zip(s.seats, cards))
+    c.note("The face-down Scar deal, by the seed's dice: " + ", ".join(f"{p} {_a(k)}" for p, k in drawn.items()))
+    for p, (kind, seq) in deal.revealed.items():
+        if drawn[p] != kind:
+            c.bad("RL-CHANCE-DRAW", f"the deal's dice gave {p} {_a(drawn[p])}; {p} turned over {_a(kind)} "
+                  f"(seq {seq})")
+    return replace(s, scar_deal=deal._replace(drawn=drawn))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1632,6 +1825,7 @@ HANDLERS: dict[str, Callable[[State, Event, _Ctx], State | None]] = {
     "EventCardDrawn": _event_card_drawn,
     "MissionCompleted": _mission_completed,
     "TurnEnded": _turn_ended,
+    "ScarCardReturned": _scar_card_returned,
     "RewardChosen": _reward_chosen,
     "WorldNamed": _world_named,
     "PackOpened": _pack_opened,
@@ -1639,7 +1833,8 @@ HANDLERS: dict[str, Callable[[State, Event, _Ctx], State | None]] = {
     "SeedRevealed": _seed_revealed,
 }
 
-_AFTER_END = frozenset({"RewardChosen", "WorldNamed", "GameEnded", "SeedRevealed", "PackOpened"})
+_AFTER_END = frozenset({"RewardChosen", "WorldNamed", "GameEnded", "SeedRevealed", "PackOpened",
+                        "ScarCardReturned"})
 _TABLE_EVENTS = frozenset({"ScarCardsDealt", "CardsLaidOut", "MissionRevealed", "DiceRolled", "CardRevealed",
                            "EventCardDrawn", "CasualtiesRemoved", "GameEnded", "SeedRevealed", "PackOpened",
                            "WorldNamed"})
@@ -1663,7 +1858,7 @@ def step(s: State, e: Event) -> tuple[list[Violation], State | None]:
         if e.actor is None:
             c.skip("RL-ACTOR", f"{e.type} must name the acting player")
             return c.v, None
-        if s.players[e.actor].eliminated and e.type != "RewardChosen":
+        if s.players[e.actor].eliminated and e.type not in ("RewardChosen", "ScarCardReturned"):
             c.skip("RL-ACTOR", f"{e.actor} has been eliminated and no longer plays")
             return c.v, None
     s2 = _resync(s, e, c)

@@ -3,13 +3,18 @@
 Field shapes are checked here (schema); everything the rules decide is checked by the engine.
 Territories may be named by id ("east_africa"), printed name ("East Africa"), classic name
 ("Congo") or card id ("A37"), in any letter case; resource cards by card id, territory, or "coin".
+
+Random draws (the Scar deal, the Territory cards laid out and revealed, an Event or Mission card)
+carry, in digital play, the `dice` of the seeded stream they were drawn with (the draw rule:
+engine.core.chance; the pools: engine.risk_legacy.engine, `scar_pool`, `layout_pool`,
+`reveal_pool`).
 """
 
 from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, PositiveInt
+from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, PositiveInt, model_validator
 
 from engine.risk_legacy.world import World
 
@@ -59,16 +64,40 @@ class GameStarted(_Payload):
 
 # --- setup ---------------------------------------------------------------------------------------
 
-class ScarCardsDealt(_Payload):
-    """Chance: one Scar card dealt to each player (player -> scar)."""
+Dice = list[int]
 
-    cards: dict[str, str]
+
+class ScarCardsDealt(_Payload):
+    """Chance: one Scar card dealt to each player, face up (`cards`: player -> scar) or face down
+    (`commitments`: player -> sha256("<scar>:<salt>"), each revealed with its salt when the scar is
+    placed or the card returned).
+
+    In digital play a face-up deal carries the `dice` it was drawn with; a face-down deal only
+    says how many dice of the stream it used (`hidden_dice`): their faces would tell the cards,
+    so they stay secret until the seed is revealed."""
+
+    cards: dict[str, str] | None = None
+    commitments: dict[str, str] | None = None
+    dice: Dice | None = Field(None, description="the seeded stream's dice the face-up deal was drawn with")
+    hidden_dice: NonNegativeInt | None = Field(None, description="face down: dice of the seeded stream the "
+                                               "deal used, their faces secret until the seed is revealed")
+
+    @model_validator(mode="after")
+    def _face_up_or_down(self) -> "ScarCardsDealt":
+        if (self.cards is None) == (self.commitments is None):
+            raise ValueError("a Scar deal gives either `cards` (face up) or `commitments` (face down)")
+        if self.dice is not None and self.cards is None:
+            raise ValueError("`dice` go with a face-up deal; a face-down one gives `hidden_dice`")
+        if self.hidden_dice is not None and self.commitments is None:
+            raise ValueError("`hidden_dice` go with a face-down deal; a face-up one gives `dice`")
+        return self
 
 
 class CardsLaidOut(_Payload):
     """Chance: the Territory cards turned face up in slots 1-4 (slot 1 first)."""
 
     cards: list[Name] = Field(min_length=1, max_length=4)
+    dice: Dice | None = Field(None, description="the seeded stream's dice the cards were drawn with")
 
 
 class MissionRevealed(_Payload):
@@ -77,6 +106,7 @@ class MissionRevealed(_Payload):
     card: str
     text: str | None = None
     reward: Literal[1, 2] = 1
+    dice: Dice | None = Field(None, description="the seeded stream's dice the card was drawn with")
 
 
 class DiceRolled(_Payload):
@@ -125,6 +155,7 @@ class AttackDeclared(_Payload):
 class ScarPlaced(_Payload):
     scar: str
     territory: Name
+    salt: str | None = Field(None, description="a card dealt face down: the salt of its commitment")
 
 
 class MissileFired(_Payload):
@@ -158,6 +189,7 @@ class CardRevealed(_Payload):
     """Chance: the top of the Territory deck turned face up into slot 1."""
 
     card: Name
+    dice: Dice | None = Field(None, description="the seeded stream's dice the card was drawn with")
 
 
 class EffectSpec(_Payload):
@@ -174,6 +206,7 @@ class EventCardDrawn(_Payload):
     text: str | None = None
     effects: list[EffectSpec] = Field(default_factory=list)
     placed: Literal["box", "deck", "in_play"] = "box"
+    dice: Dice | None = Field(None, description="the seeded stream's dice the card was drawn with")
 
 
 class MissionCompleted(_Payload):
@@ -186,6 +219,14 @@ class TurnEnded(_Payload):
 
 
 # --- the end ------------------------------------------------------------------------------------
+
+class ScarCardReturned(_Payload):
+    """A Scar card dealt face down and not played, turned over when the game ends: the card and
+    the salt of its commitment."""
+
+    scar: str
+    salt: str
+
 
 Reward = Literal["name_continent", "found_major_city", "cancel_scar", "change_continent_bonus",
                  "fortify_city", "destroy_card", "found_minor_city", "upgrade_card", "pass"]
@@ -244,6 +285,7 @@ PAYLOADS: dict[str, type[_Payload]] = {
     "EventCardDrawn": EventCardDrawn,
     "MissionCompleted": MissionCompleted,
     "TurnEnded": TurnEnded,
+    "ScarCardReturned": ScarCardReturned,
     "RewardChosen": RewardChosen,
     "WorldNamed": WorldNamed,
     "PackOpened": PackOpened,

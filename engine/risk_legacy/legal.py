@@ -9,9 +9,11 @@ events it waits for.
 A Move is (actor, event type, payload). Troop counts are combinatorial, so only meaningful
 choices are offered: recruits all in one territory (with and without the best card trade), moves
 of one troop, half, or all but one. Dice and card draws are chance, not moves: `chance_needed`
-says which, and for an attack roll the defender first chooses how many dice (`defence_options`).
-The troops removed after a roll (CasualtiesRemoved) are the table's to record once every Missile
-has been played: `casualties_payload` gives them.
+says which (and the pool a card is drawn from), and for an attack roll the defender first chooses
+how many dice (`defence_options`). A Scar card dealt face down is played by its holder, who alone
+knows it and its salt: it is not among the moves offered. The troops removed after a roll
+(CasualtiesRemoved) are the table's to record once every Missile has been played:
+`casualties_payload` gives them.
 
 Pure: no I/O, no clock, no random.
 """
@@ -26,15 +28,20 @@ from engine.risk_legacy import engine as E
 from engine.risk_legacy import world as W
 from engine.risk_legacy.board import COIN, FACTIONS
 from engine.risk_legacy.events import PAYLOADS
-from engine.risk_legacy.state import END, MAIN, START, PlayerId, State
+from engine.risk_legacy.state import END, FACE_DOWN, MAIN, START, PlayerId, State
 
 
 class ChanceSpec(NamedTuple):
-    """What chance must bring now: kind, and for dice who rolls how many (seat order)."""
+    """What chance must bring now: kind, and for dice who rolls how many (seat order); for a
+    random draw (engine.core.chance), `draw` items from `pool` (the data files' order), or, for an
+    Event or Mission card, one of the `deck` cards left (which ones the engine does not know)."""
 
     kind: str                                      # rolloff | attack | scars | layout | reveal | event | mission
     dice: tuple[tuple[PlayerId, int], ...] = ()
     event_type: str = "DiceRolled"
+    pool: tuple[str, ...] = ()                     # a draw: what it is drawn from
+    draw: int = 0                                  # a draw: how many are drawn
+    deck: int = 0                                  # an Event or Mission card: the cards left in its deck
 
 
 class Move(NamedTuple):
@@ -66,24 +73,26 @@ def chance_needed(s: State) -> ChanceSpec | None:
     f = s.flow
     if s.result is not None:
         return None
+    side = s.side
     if f.phase == "setup":
         if not s.scars_dealt and sum(E.scar_cards_available(s).values()) >= len(s.seats):
-            return ChanceSpec("scars", event_type="ScarCardsDealt")
+            return ChanceSpec("scars", event_type="ScarCardsDealt", pool=E.scar_pool(s), draw=len(s.seats))
         if not s.laid_out:
-            return ChanceSpec("layout", event_type="CardsLaidOut")
-        if s.side.missions_left > 0 and s.side.mission is None:
-            return ChanceSpec("mission", event_type="MissionRevealed")
+            pool = E.layout_pool(s)
+            return ChanceSpec("layout", event_type="CardsLaidOut", pool=pool, draw=min(4, len(pool)))
+        if side.missions_left > 0 and side.mission is None:
+            return ChanceSpec("mission", event_type="MissionRevealed", deck=side.missions_left)
         return ChanceSpec("rolloff", tuple((p, 1) for p in s.seats))
     if f.phase == "rolloff":
         return ChanceSpec("rolloff", tuple((p, 1) for p in s.seats if p in f.tied))
     if f.phase != "turn":
         return None
     if f.pending == "reveal":
-        return ChanceSpec("reveal", event_type="CardRevealed")
+        return ChanceSpec("reveal", event_type="CardRevealed", pool=E.reveal_pool(s), draw=1)
     if f.pending == "event":
-        return ChanceSpec("event", event_type="EventCardDrawn")
+        return ChanceSpec("event", event_type="EventCardDrawn", deck=side.events_left)
     if f.pending == "mission":
-        return ChanceSpec("mission", event_type="MissionRevealed")
+        return ChanceSpec("mission", event_type="MissionRevealed", deck=side.missions_left)
     return None
 
 
@@ -106,12 +115,6 @@ def casualties_payload(s: State) -> dict:
     """The troops the rolled dice (with modifiers and Missiles) remove: the table's record."""
     _, _, a, d = E.roll_result(s, s.combat)
     return {"attacker": a, "defender": d}
-
-
-def deck_cards(s: State) -> list[str]:
-    """The Territory cards a reveal may show (the deck, or the discard pile about to become it)."""
-    side = s.side
-    return sorted(side.draw or side.discard)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -150,7 +153,7 @@ def combat_moves(s: State) -> list[Move]:
         if m.scar is None:
             for p in s.active_players:
                 scar = s.players[p].scar
-                if scar:
+                if scar and scar != FACE_DOWN:       # a face-down card: only its holder knows it
                     out.append(Move(p, "ScarPlaced", {"scar": scar, "territory": cb.to}))
     elif cb.stage == "rolled":
         for p in s.active_players:

@@ -10,6 +10,8 @@ def describe_event(type_: str, actor: str | None, payload: Any) -> str:
     p = payload if isinstance(payload, dict) else {}
     who = actor or "table"
     if type_ == "ScarCardsDealt":
+        if p.get("commitments"):
+            return "Scar cards dealt face down to " + ", ".join(p["commitments"])
         return "Scar cards dealt: " + ", ".join(f"{k} {v}" for k, v in (p.get("cards") or {}).items())
     if type_ == "CardsLaidOut":
         return "face up: " + ", ".join(map(str, p.get("cards") or []))
@@ -49,6 +51,8 @@ def describe_event(type_: str, actor: str | None, payload: Any) -> str:
         return f"EVENT {p.get('card')}" + (f": {p['text']}" if p.get("text") else "")
     if type_ == "MissionCompleted":
         return f"{who} completes the mission {p.get('card') or ''}".rstrip()
+    if type_ == "ScarCardReturned":
+        return f"{who} turns over the Scar card not played: {p.get('scar')}"
     if type_ == "TurnEnded":
         return f"{who} ends the turn"
     if type_ == "RewardChosen":

@@ -33,6 +33,8 @@ PACKS = "Opening New Packages"
 POWERS = "Faction cards: starting powers (Customize the Factions; rules_data.json)"
 SCARS = "Scar Cards; the board's reference stickers (rules_data.json)"
 CAMPAIGN = "ledger campaigns (docs/risk-legacy.md)"
+DRAWS = "Setup Before Every Game: Scar Cards; 5 End of Turn: Drawing a Card; ledger random draws (docs/log-format.md)"
+SCAR_DEAL = "Setup Before Every Game: Scar Cards; ledger hidden commitments (docs/risk-legacy.md)"
 LOGFMT = "ledger log format v1 (docs/log-format.md)"
 
 RULES = RuleBook("risk-legacy", [
@@ -53,6 +55,11 @@ RULES = RuleBook("risk-legacy", [
     Rule("RL-DICE-FACES", ATTACK, "A die shows a whole number from 1 to 6."),
     Rule("RL-DICE-SEED", "ledger dice commitments (docs/log-format.md)", "In a seeded game every die is "
          "the next value of the declared seed's stream."),
+    Rule("RL-CHANCE-DRAW", DRAWS, "A random draw (the Scar deal, the Territory cards laid out or "
+         "revealed, an Event or Mission card) is a chance event: its dice, when recorded, are exactly "
+         "those the draw rule takes to draw the recorded cards from the pool (an Event or Mission card: "
+         "one of the cards left), and they are dice of the game; in a seeded game the Scar deal and "
+         "the Territory cards must carry them (a face-down deal: how many it took)."),
     Rule("RL-CLAIM", LOGFMT, "A result the recorder wrote down (troops recruited, troops lost, the "
          "winner, a pack opened) must be the result the rules give."),
     # --- setup ----------------------------------------------------------------------------------
@@ -121,6 +128,9 @@ RULES = RuleBook("risk-legacy", [
          "scar, power or missile; the dice are sorted again after all modifiers."),
     Rule("RL-SCAR-PLACE", SCARS, "A Scar card is played by the player holding it before an attack roll, "
          "onto the defending territory, which must have no scar; the scar stays on the world."),
+    Rule("RL-SCAR-REVEAL", SCAR_DEAL, "A Scar card dealt face down is turned over with the salt of its "
+         "commitment when its scar is placed, or when the game ends if it was not played; the card and "
+         "salt must match the commitment."),
     Rule("RL-SCAR-BUNKER", SCARS, "Bunker: the defender of this territory adds 1 to his higher die."),
     Rule("RL-SCAR-AMMO-SHORTAGE", SCARS, "Ammo Shortage: the defender of this territory subtracts 1 from "
          "his higher die."),

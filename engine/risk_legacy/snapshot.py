@@ -62,6 +62,10 @@ def snapshot(s: State) -> dict:
             "from": cb.frm, "to": cb.to, "attacker": cb.attacker, "defender": cb.defender, "dice": cb.dice,
             "stage": cb.stage, "rolls": [list(cb.rolls[0]), list(cb.rolls[1])],
             "missiles": [list(m) for m in cb.missiles], "survivors": cb.survivors},
+        "scar_deal": None if s.scar_deal is None else {
+            "pool": list(s.scar_deal.pool), "commitments": dict(s.scar_deal.commitments),
+            "start": s.scar_deal.start, "count": s.scar_deal.count,
+            "revealed": {p: list(r) for p, r in s.scar_deal.revealed.items()}},
         "outcomes": dict(s.outcomes) if s.outcomes else None,
         "result": s.result.as_dict() if s.result else None,
     }

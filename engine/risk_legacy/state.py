@@ -6,6 +6,7 @@ from __future__ import annotations
 from engine.core.evolve import make_evolve
 
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any, Mapping, NamedTuple
 
 from engine.core.ruleset import GameResult
@@ -13,6 +14,9 @@ from engine.risk_legacy.board import CardId, Faction, GameData, Territory
 from engine.risk_legacy.world import World
 
 PlayerId = str
+
+FACE_DOWN = "face_down"
+"""`Player.scar` of a Scar card dealt face down (a commitment): held, but which one is secret."""
 
 # the steps of a turn (RL-TURN-STEPS)
 START, MAIN, MANEUVERED, END = 0, 1, 2, 3
@@ -37,7 +41,7 @@ class Player(NamedTuple):
     tokens: int = 0                      # Red Star tokens
     missiles: int = 0
     hand: tuple[CardId, ...] = ()        # resource cards, sorted ("coin" for a Coin card)
-    scar: str | None = None              # the Scar card dealt for this game, until played
+    scar: str | None = None              # the Scar card dealt for this game, until played (FACE_DOWN: secret)
     start: Territory | None = None       # the starting territory chosen
     eliminated: bool = False
 
@@ -51,6 +55,18 @@ class Sideboard(NamedTuple):
     events_left: int = 0                         # Event cards in the deck
     missions_left: int = 0                       # Mission cards not yet revealed
     mission: tuple[str, int] | None = None       # the face-up mission: (card, reward)
+
+
+class ScarDeal(NamedTuple):
+    """Scar cards dealt face down: the commitments, where the deal's secret dice lie in the
+    seeded stream, and what is known of the cards (RL-SCAR-REVEAL, RL-CHANCE-DRAW)."""
+
+    pool: tuple[str, ...]                      # the Scar deck dealt from (engine.scar_pool)
+    commitments: Mapping[PlayerId, str]        # player -> sha256("<scar>:<salt>")
+    start: int = 0                             # the deal's first die in the game's stream (0-based)
+    count: int = 0                             # dice of the stream the deal used (faces not logged)
+    drawn: Mapping[PlayerId, str] | None = None   # the cards the seed's dice dealt, once the seed is known
+    revealed: Mapping[PlayerId, tuple[str, int]] = MappingProxyType({})   # player -> (scar, seq of the reveal)
 
 
 class Combat(NamedTuple):
@@ -124,6 +140,7 @@ class State:
     dice_tape: Any = None
     scars_dealt: bool = False
     laid_out: bool = False
+    scar_deal: ScarDeal | None = None             # Scar cards dealt face down
 
     @property
     def active_players(self) -> tuple[PlayerId, ...]:

@@ -25,7 +25,7 @@ from ledger.legacy_sim import play_game, simulate_campaign  # noqa: E402
 from ledger.logfile import format_line, seal  # noqa: E402
 
 NAME = "earth"
-SEED = 18
+SEED = 57
 GAMES = 5
 
 
@@ -121,6 +121,31 @@ def late_missile(path: Path) -> str:
     return _text(seal(envs))
 
 
+def draw_die(path: Path) -> str:
+    """One die of a card revealed into slot 1 changed, the log sealed again: the dice now draw
+    another card than the one the log shows, and are not the seed's (RL-CHANCE-DRAW and
+    RL-DICE-SEED, both at that line)."""
+    from ledger.logfile import read_log_text
+    from replay.judge import judge
+    base = _renamed(_lines(path), f"{NAME}-01-draw-die")
+    for i, e in enumerate(base):
+        if e["type"] != "CardRevealed" or e["seq"] <= 30 or not e["payload"]["dice"]:
+            continue
+        for face in range(1, 7):
+            envs = json.loads(json.dumps(base))
+            dice = envs[i]["payload"]["dice"]
+            if dice[0] == face:
+                continue
+            dice[0] = face
+            text = _text(seal(envs))
+            found = judge(read_log_text(text, "x")).findings
+            if (sorted(f.rule for f in found) == ["RL-CHANCE-DRAW", "RL-DICE-SEED"]
+                    and {f.line for f in found} == {i + 1}
+                    and any("the log has" in f.message for f in found)):
+                return text
+    raise SystemExit("no slot-1 draw turns into another card with one die changed: pick another seed")
+
+
 def wrong_winner(path: Path) -> str:
     envs = _renamed(_lines(path), f"{NAME}-01-wrong-winner")
     end = next(e for e in envs if e["type"] == "GameEnded")
@@ -154,6 +179,7 @@ def build(out: Path) -> dict[str, str]:
         files["broken-late-missile.jsonl"] = late_missile(work / "game-03.jsonl")
         files["broken-wrong-winner.jsonl"] = wrong_winner(work / "game-01.jsonl")
         files["broken-edited-die.jsonl"] = edited_die(work / "game-01.jsonl")
+        files["broken-draw-die.jsonl"] = draw_die(work / "game-01.jsonl")
     return files
 
 
