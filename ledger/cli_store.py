@@ -54,7 +54,7 @@ def ingest(
     paths: list[Path] = typer.Argument(..., help="Log files, or folders to search for *.jsonl."),
     db: Path = DbOpt,
     tournament: Optional[str] = typer.Option(None, "--tournament", "-T", help="File the new games under this tournament (created if need be); `ledger dashboard --tournament` shows it alone."),
-    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Worker processes that read and judge logs while the store writes (default: one per core; 1: none). The store ends up the same either way."),
+    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Worker processes that read and judge logs while the store writes (default: one per core from 4 cores up, else 1: none). The store ends up the same either way."),
     as_json: bool = JsonOpt,
 ) -> None:
     """Store game logs in the database, judged by the engine: each game whole or not at all.
@@ -74,7 +74,7 @@ def ingest(
              ledger ingest club-games/ --jobs 2
     """
     from ledger.ingest import ingest_paths, log_paths
-    from ledger.parallel import default_jobs
+    from ledger.parallel import default_ingest_jobs
     from ledger.store import StoreError
 
     files = log_paths(paths)
@@ -84,7 +84,7 @@ def ingest(
     try:
         if bar:
             bar.start()
-        report = ingest_paths(store, files, tournament=tournament, jobs=jobs or default_jobs(),
+        report = ingest_paths(store, files, tournament=tournament, jobs=jobs or default_ingest_jobs(),
                               on_read=(lambda _: bar.advance(task)) if bar else None)
     except StoreError as exc:
         err.print(f"ledger: ingest stopped: {exc}. Games committed before this are stored; "
