@@ -226,14 +226,20 @@ def luck_by_player_game(t: Tables) -> pl.DataFrame:
 def luck_by_game(t: Tables) -> pl.DataFrame:
     """game_id, battles, winners, winner_luck, luckiest_player, luckiest_luck, unluckiest_player,
     unluckiest_luck, spread: whether a game was decided by dice (a winner far above the odds)."""
-    per = luck_by_player_game(t).lazy()
     battles = t.battles.filter(pl.col("attacker_luck").is_not_null()).group_by("game_id") \
         .agg(pl.len().cast(pl.Int64).alias("battles"))
-    luck = per.select("game_id", "player", "luck")
-    winners = (_labelled(t.outcomes.filter(pl.col("won")).select("game_id", "player"), t)
-               .join(luck, on=["game_id", "player"], how="left")
+    return _luck_by_game(t, luck_by_player_game(t).lazy(), battles, t.outcomes, "winners")
+
+
+def _luck_by_game(t: Tables, per: pl.LazyFrame, counts: pl.LazyFrame, outcomes: pl.LazyFrame,
+                  winner_column: str) -> pl.DataFrame:
+    """Per game: `counts` (game_id and how many battles or rolls), the winners by name and their
+    luck, the luckiest and unluckiest players (from `per`: game_id, player, luck) and the
+    spread between them. The same for both rulesets."""
+    winners = (_labelled(outcomes.filter(pl.col("won")).select("game_id", "player"), t)
+               .join(per.select("game_id", "player", "luck"), on=["game_id", "player"], how="left")
                .group_by("game_id")
-               .agg(pl.col("player").sort().str.join(" and ").alias("winners"),
+               .agg(pl.col("player").sort().str.join(" and ").alias(winner_column),
                     pl.col("luck").fill_null(0.0).sum().alias("winner_luck")))
     extremes = per.group_by("game_id").agg(
         pl.col("player").sort_by("luck", "player", descending=[True, False]).first()
@@ -241,7 +247,7 @@ def luck_by_game(t: Tables) -> pl.DataFrame:
         pl.col("luck").max().alias("luckiest_luck"),
         pl.col("player").sort_by("luck", "player").first().alias("unluckiest_player"),
         pl.col("luck").min().alias("unluckiest_luck"))
-    return (battles.join(winners, on="game_id", how="left").join(extremes, on="game_id", how="left")
+    return (counts.join(winners, on="game_id", how="left").join(extremes, on="game_id", how="left")
             .with_columns((pl.col("luckiest_luck") - pl.col("unluckiest_luck")).alias("spread"))
             .sort("game_id").collect())
 
@@ -519,24 +525,9 @@ def legacy_luck_by_player(t: Tables) -> pl.DataFrame:
 def legacy_luck_by_game(t: Tables) -> pl.DataFrame:
     """game_id, rolls, winner, winner_luck, luckiest_player, luckiest_luck, unluckiest_player,
     unluckiest_luck, spread (luck in troops, unmodified rolls): was the game won on the dice?"""
-    per = legacy_luck_by_player_game(t).lazy()
     rolls = (t.legacy_battles.filter(pl.col("attacker_luck").is_not_null()).group_by("game_id")
              .agg(pl.len().cast(pl.Int64).alias("rolls")))
-    winners = (_labelled(t.legacy_outcomes.filter(pl.col("won")).select("game_id", "player"), t)
-               .join(per.select("game_id", "player", "luck"), on=["game_id", "player"],
-                     how="left")
-               .group_by("game_id")
-               .agg(pl.col("player").sort().str.join(" and ").alias("winner"),
-                    pl.col("luck").fill_null(0.0).sum().alias("winner_luck")))
-    extremes = per.group_by("game_id").agg(
-        pl.col("player").sort_by("luck", "player", descending=[True, False]).first()
-        .alias("luckiest_player"),
-        pl.col("luck").max().alias("luckiest_luck"),
-        pl.col("player").sort_by("luck", "player").first().alias("unluckiest_player"),
-        pl.col("luck").min().alias("unluckiest_luck"))
-    return (rolls.join(winners, on="game_id", how="left").join(extremes, on="game_id", how="left")
-            .with_columns((pl.col("luckiest_luck") - pl.col("unluckiest_luck")).alias("spread"))
-            .sort("game_id").collect())
+    return _luck_by_game(t, legacy_luck_by_player_game(t).lazy(), rolls, t.legacy_outcomes, "winner")
 
 
 def legacy_roll_odds(t: Tables) -> pl.DataFrame:

@@ -81,3 +81,27 @@ def draw_with(pool: Sequence[T], n: int, dice: Sequence[int]) -> list[T]:
     if len(used) != len(dice):
         raise DrawError(f"the draw uses {len(used)} dice; {len(dice)} are recorded")
     return drawn
+
+
+def judge_draw(pool: Sequence[T], n: int, got: Sequence[T], dice: Sequence[int] | None, *,
+               seeded: bool, what: str,
+               show: Callable[[Sequence[T]], str] = lambda items: repr(list(items))
+               ) -> tuple[str | None, str]:
+    """What is wrong with a random draw of `n` from `pool` that came out as `got`, recorded with
+    `dice` (None: none recorded): (None, "") when nothing; ("missing", message) for a seeded
+    game's draw without dice; ("faces", message) for a die that is not 1-6; ("draw", message)
+    when the dice are not the ones the draw rule takes or draw something else. A ruleset maps
+    the kinds to its rule ids and records the dice of a draw as dice of the game."""
+    if dice is None:
+        if seeded:
+            return "missing", f"{what} in a seeded game must carry the dice of the stream it was drawn with"
+        return None, ""
+    if any(not 1 <= d <= 6 for d in dice):
+        return "faces", f"dice must show 1-6; got {list(dice)!r}"
+    try:
+        want = draw_with(pool, n, dice)
+    except DrawError as exc:
+        return "draw", f"{what}: {exc} (dice {list(dice)!r})"
+    if list(want) != list(got):
+        return "draw", f"{what}: the dice {list(dice)!r} draw {show(want)}, the log has {show(got)}"
+    return None, ""

@@ -20,7 +20,7 @@ from engine.core.events import Event
 from engine.core.rules import Verdicts, Violation
 from engine.core.ruleset import GameResult
 from engine.risk_europe.board import GameData, Territory
-from engine.risk_europe.chance import DrawError, draw_with
+from engine.core.chance import judge_draw
 from engine.risk_europe.rules import RULES
 from engine.risk_europe.state import (
     NO_UNITS, Battle, Flow, Player, PlayerId, State, Terr, Units,
@@ -683,20 +683,11 @@ def _check_draw(s: State, pool: list, n: int, got: list, dice: list[int] | None,
     """A random draw of `n` from `pool` that came out as `got` (RE-CHANCE-DRAW): with dice, they
     must give `got` by the draw rule, and are recorded as dice of the game (so a seeded game
     checks them against its stream); a seeded game's draw must carry its dice."""
-    if dice is None:
-        if s.dice_mode == "seeded":
-            c.bad("RE-CHANCE-DRAW", f"{what} in a seeded game must carry the dice of the stream it was drawn with")
+    problem, message = judge_draw(pool, n, got, dice, seeded=s.dice_mode == "seeded", what=what)
+    if problem is not None:
+        c.bad("RE-DICE-FACES" if problem == "faces" else "RE-CHANCE-DRAW", message)
+    if dice is None or problem == "faces":
         return s
-    if any(not (1 <= d <= 6) for d in dice):
-        c.bad("RE-DICE-FACES", f"dice must show 1-6; got {dice!r}")
-        return s
-    try:
-        want = draw_with(pool, n, dice)
-    except DrawError as exc:
-        c.bad("RE-CHANCE-DRAW", f"{what}: {exc} (dice {dice!r})")
-    else:
-        if list(want) != list(got):
-            c.bad("RE-CHANCE-DRAW", f"{what}: the dice {dice!r} draw {want!r}, the log has {got!r}")
     return _roll(s, dice, c)
 
 

@@ -29,7 +29,7 @@ from itertools import count as count_from
 from typing import Callable
 
 from engine.core.canonical import sha256_hex
-from engine.core.chance import DrawError, draw, draw_with
+from engine.core.chance import DrawError, draw, draw_with, judge_draw
 from engine.core.commit import matches_commitment
 from engine.core.dice import DiceTape, logged_dice, record_dice
 from engine.core.events import Event
@@ -362,20 +362,12 @@ def _check_draw(s: State, pool, n: int, got: list, dice: list[int] | None, what:
     """A random draw of `n` from `pool` that came out as `got` (RL-CHANCE-DRAW): with dice, they
     must give `got` by the draw rule, and are recorded as dice of the game (so a seeded game
     checks them against its stream); a seeded game's draw must carry its dice."""
-    if dice is None:
-        if s.dice_mode == "seeded":
-            c.bad("RL-CHANCE-DRAW", f"{what} in a seeded game must carry the dice of the stream it was drawn with")
+    problem, message = judge_draw(pool, n, got, dice, seeded=s.dice_mode == "seeded", what=what,
+                                  show=_listed)
+    if problem is not None:
+        c.bad("RL-DICE-FACES" if problem == "faces" else "RL-CHANCE-DRAW", message)
+    if dice is None or problem == "faces":
         return s
-    if any(not 1 <= d <= 6 for d in dice):
-        c.bad("RL-DICE-FACES", f"dice must show 1-6; got {dice!r}")
-        return s
-    try:
-        want = draw_with(pool, n, dice)
-    except DrawError as exc:
-        c.bad("RL-CHANCE-DRAW", f"{what}: {exc} (dice {dice!r})")
-    else:
-        if list(want) != list(got):
-            c.bad("RL-CHANCE-DRAW", f"{what}: the dice {dice!r} draw {_listed(want)}, the log has {_listed(got)}")
     return _roll(s, list(dice), c)
 
 
