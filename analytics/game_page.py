@@ -338,6 +338,7 @@ def turn_frames(j: Judgement) -> list[_Frame]:
     frames: list[_Frame] = []
     acts: dict[str, int] = {}
     open_frame: _Frame | None = None
+    player: str | None = None          # whose turn the open frame is
     for step in j.steps:
         if step.view is None or step.status not in APPLIED:
             continue
@@ -355,13 +356,16 @@ def turn_frames(j: Judgement) -> list[_Frame]:
                 frames[-1].view = step.view
             continue
         if open_frame is None:
-            who = step.actor or "the table"
-            head = "The end" if phase == "over" else f"Round {round_}, {who}"
+            player = None if phase == "over" else step.actor     # after the end: name everyone
+            head = "The end" if phase == "over" else f"Round {round_}, {player or 'the table'}"
             open_frame, acts = _Frame(head, step.view), {}
             frames.append(open_frame)
         open_frame.view = step.view
         if step.type in TURN_ACTS:
-            acts[TURN_ACTS[step.type]] = acts.get(TURN_ACTS[step.type], 0) + 1
+            # another player's act in this turn (a defender's scar or Missile) is named as theirs
+            act = TURN_ACTS[step.type] if step.actor is None or step.actor == player else \
+                f"{step.actor} {TURN_ACTS[step.type]}"
+            acts[act] = acts.get(act, 0) + 1
         if step.type == "TurnEnded":
             open_frame.label += _acts_text(acts)
             open_frame = None

@@ -165,8 +165,7 @@ def audit(
     A folder stands for every *.jsonl file under it. Exit 0 when clean, 1 when there are
     findings, 2 when a file cannot be read.
 
-    Example: ledger audit sample_logs/*.jsonl
-             ledger audit tournament-2026/ --json > audit.json
+    Example: ledger audit sample_logs/*.jsonl; ledger audit tournament-2026/ --json > audit.json
     """
     data = _data(board, cards, missions)
     if any(p.is_dir() for p in files):

@@ -70,8 +70,7 @@ def ingest(
     Exit 0: every log stored (or already there). 1: some input was rejected (listed). 2: the
     store cannot be opened or written.
 
-    Example: ledger ingest sample_logs/ --db ledger.duckdb
-             ledger ingest club-games/ --jobs 2
+    Example: ledger ingest sample_logs/ --db ledger.duckdb; ledger ingest club-games/ --jobs 4
     """
     from ledger.ingest import ingest_paths, log_paths
     from ledger.parallel import default_ingest_jobs

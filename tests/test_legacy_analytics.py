@@ -439,7 +439,10 @@ def test_the_page_of_a_legacy_game(tmp_path):
                            "Round 1, cat: recruits · expands 5× · maneuvers",
                            "Round 1, dan: recruits · attacks 8× · takes 3× · draws a card"]
     assert labels[-2:] == ["Round 8, bob: recruits · attacks 2× · takes 2×",
-                           "The end: chooses a reward 4×"]
+                           "The end: bob chooses a reward · cat chooses a reward · "
+                           "dan chooses a reward · ann chooses a reward"]
+    # dan, defending, places a scar during cat's turn (ScarPlaced by dan, line 73 of the log)
+    assert "Round 2, cat: recruits · attacks 2× · dan places a scar · takes · draws a card" in labels
     report = render_game_page(j, tmp_path / "g1.html")
     assert (report.frames, report.rounds) == (len(labels), 8) == (35, 8)
     page = (tmp_path / "g1.html").read_text("utf-8")
