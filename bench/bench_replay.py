@@ -56,17 +56,19 @@ def _time_floor(paths: list[Path]) -> tuple[float, float, int]:
     """What replay+audit costs before any rule is judged: (seconds to read the logs with their
     hash chains, seconds to read them and validate every payload, events)."""
     from engine.core.ruleset import get_ruleset
-    events = 0
-    t0 = time.perf_counter()
-    reads = [read_log(p) for p in paths]
-    read_s = time.perf_counter() - t0
-    t0 = time.perf_counter()
-    for r in reads:
+    events, read_s, check_s = 0, 0.0, 0.0
+    clock = time.perf_counter
+    for p in paths:                 # one file at a time, as an audit reads them
+        t0 = clock()
+        r = read_log(p)
+        t1 = clock()
         models = get_ruleset(r.events[0].payload["ruleset"]).payload_models
         for e in r.events:
             models[e.type].__pydantic_validator__.validate_python(e.payload)
+        read_s += t1 - t0
+        check_s += clock() - t1
         events += len(r.events)
-    return read_s, read_s + time.perf_counter() - t0, events
+    return read_s, read_s + check_s, events
 
 
 def _time_json_parse(paths: list[Path]) -> tuple[float, int]:
