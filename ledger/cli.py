@@ -79,9 +79,42 @@ def _judge_file(path: Path, data: Any, db: Optional[Path] = None, **kw: Any) -> 
                            f"is {declared}")
     j = judge(read, data=data, **kw)
     j.findings.extend(in_campaign)
+    if db is not None and path.is_file() and j.ruleset == "risk-legacy" and j.fatal is None:
+        j.findings.extend(_stored_campaign_findings(path, read, db))
     if kw.get("strict"):
         del j.findings[1:]
     return j
+
+
+def _stored_campaign_findings(path: Path, read: Any, db: Path) -> list[Finding]:
+    """A Risk Legacy game file naming a campaign that the store `db` keeps: its campaign findings
+    as if it were stored now, after the campaign's stored games (nothing is written). [] when
+    the store keeps no such campaign."""
+    campaign = read.events[0].payload.get("campaign") if read.events else None
+    name = campaign.get("name") if isinstance(campaign, dict) else None
+    if not isinstance(name, str):
+        return []
+    from ledger.campaign import CampaignError, audit_stored_campaign
+    from ledger.store import StoreError, open_store
+    try:
+        store = open_store(db, read_only=True, wait=float(os.environ.get("LEDGER_DB_WAIT", 10)))
+    except StoreError as exc:
+        raise LogFileError(f"{db}: the store cannot be opened to check {path}'s campaign ({exc})") from exc
+    try:
+        stored = store.game(read.events[0].game)
+        if stored is not None and stored.head_hash == read.events[-1].hash:
+            # the very game the store holds (same chain head): its own campaign findings
+            return [Finding(read.name, f.line, f.seq, f.rule, f.message, f.section, f.kind, None,
+                            f.event) for f in store.campaign_findings(stored.game_id)]
+        audits = audit_stored_campaign(store, name, [path])
+    except CampaignError:
+        return []                    # the store keeps no such campaign: the game stands alone
+    finally:
+        store.close()
+    for a in audits:
+        if a.log == read.name and a.judgement is not None:
+            return a.findings[len(a.judgement.findings):]
+    return []
 
 
 def _emit_json(obj: Any) -> None:
@@ -215,10 +248,10 @@ def _judged_files(files: list[Path], data: Any, db: Optional[Path], strict: bool
                   campaign: Optional[Path], jobs: Optional[int], data_files: tuple) -> Any:
     """Each file's Judgement for audit, or the LogFileError it raised, in the order of `files`:
     judged in worker processes (ledger.parallel) when there are many files on disk and no
-    campaign to check against (that needs each game's final state), else here."""
+    campaign or store to check them against (that needs each game's final state), else here."""
     from ledger import parallel
     n = parallel.default_jobs() if jobs is None else jobs
-    if campaign is None and all(p.is_file() for p in files) and parallel.worth_it(files, n):
+    if campaign is None and db is None and all(p.is_file() for p in files) and parallel.worth_it(files, n):
         spec = tuple(None if f is None else str(f) for f in data_files)
         tasks = [(str(p), spec, strict) for p in files]
         for kind, value in parallel.ordered_map(parallel.audit_file, tasks, n):

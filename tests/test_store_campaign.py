@@ -399,3 +399,20 @@ def test_a_new_user_ingests_the_samples_and_audit_catches_each_broken_game(tmp_p
     shown = json.loads(run("campaign", "show", "earth", "--db", db, "--json").output)
     assert [g["game_id"] for g in shown["games"]] == \
         ["earth-01", "earth-02", "earth-03", "earth-04", "earth-05", "earth-06-wrong-world"]
+
+
+def test_auditing_a_file_against_the_store_checks_its_campaign(db, tmp_path):
+    wrong = str(LEGACY / "broken-wrong-world.jsonl")
+    alone = run("audit", wrong)
+    assert alone.exit_code == exitcodes.OK              # on its own the game is legal
+    r = run("audit", wrong, "--db", str(db))
+    assert r.exit_code == exitcodes.FINDINGS
+    assert "RL-CAMPAIGN-WORLD" in r.stdout and "Central America" in r.stdout
+    assert run("verify", wrong, "--db", str(db)).exit_code == exitcodes.FINDINGS
+    # the file of a game the store holds: its own (clean) campaign link, not "another game 3"
+    same = run("audit", str(GAMES[2]), "--db", str(db))
+    assert same.exit_code == exitcodes.OK, same.stdout
+    # a store that keeps no such campaign: the game stands alone
+    with open_store(tmp_path / "other.duckdb"):
+        pass
+    assert run("audit", wrong, "--db", str(tmp_path / "other.duckdb")).exit_code == exitcodes.OK
