@@ -215,11 +215,14 @@ class EventRow(SQLModel, table=True):
     type: str
     actor: Optional[str] = None
     at: Optional[str] = Field(default=None, sa_column=Column("at", String, quote=True))  # reserved
-    # computed from raw when read, not stored twice (a DuckDB virtual generated column)
+    # payload, prev and hash are read off raw when queried, not stored a second time (DuckDB
+    # virtual generated columns): the line is kept byte for byte anyway
     payload: Optional[dict] = Field(default=None, sa_column=Column(
         JSON, Computed(text("json_extract(raw, '$.payload')"))))
-    prev: Optional[str] = None
-    hash: str
+    prev: Optional[str] = Field(default=None, sa_column=Column(
+        String, Computed(text("json_extract_string(raw, '$.prev')"))))
+    hash: Optional[str] = Field(default=None, sa_column=Column(
+        String, Computed(text("json_extract_string(raw, '$.hash')"))))
     raw: str
 
 
@@ -1263,10 +1266,14 @@ class DuckDBStore(EventStore):
                                     [t.name for t in tables])[0]
                 if present != len(tables):
                     SQLModel.metadata.create_all(self._engine, tables=tables)
-        # Stores made before events.payload became a virtual column store it: fill it there.
-        ddl = self._one("SELECT sql FROM duckdb_tables() WHERE schema_name = current_schema() "
-                        "AND table_name = 'events'")
-        self._payload_stored = ddl is not None and "GENERATED" not in ddl[0].upper()
+        # Stores made before payload, prev and hash became virtual columns store them: fill them.
+        stored = {r[0] for r in con.execute(
+            "SELECT column_name FROM information_schema.columns WHERE table_schema = "
+            "current_schema() AND table_name = 'events' AND is_generated = 'NEVER'").fetchall()}
+        excluded = [c for c in ("prev", "hash") if c not in stored]
+        self._event_columns = ((f"* EXCLUDE ({', '.join(excluded)})" if excluded else "*")
+                               + (", json_extract(raw, '$.payload') AS payload"
+                                  if "payload" in stored else ""))
 
     # -- plumbing
 
@@ -1517,8 +1524,7 @@ class DuckDBStore(EventStore):
         self._insert("findings", pl.DataFrame(batch.findings, schema=_FINDING_SCHEMA,
                                               orient="row"))
         self._write_snapshots(batch.snapshots)
-        self._insert("events", event_frame(batch.events),
-                     "*, json_extract(raw, '$.payload') AS payload" if self._payload_stored else "*")
+        self._insert("events", event_frame(batch.events), self._event_columns)
         self._write_rejects(batch.rejects)
         self._write_analytics(batch)
         self._write_campaigns(batch)

@@ -11,7 +11,7 @@ import polars as pl
 import pytest
 
 import ledger.store as store_module
-from ledger.logfile import read_log, read_log_text, seal
+from ledger.logfile import event_hash, format_line, read_log, read_log_text, seal
 from ledger.store import (
     ConcurrencyConflict, DuckDBStore, StoreError, open_store,
 )
@@ -150,10 +150,19 @@ def test_recheck_reports_a_changed_result(db):
 # --- check-db catches what it must -----------------------------------------------------------
 
 
+def _relinked_line() -> str:
+    """g1's event 7 pointing at another event before it, its own hash made to match (a line
+    whose content hash is intact but whose chain link is not)."""
+    e = dict(game("g1")[7], prev="0" * 64)
+    e["hash"] = event_hash(e)
+    return format_line(e).replace("'", "''")
+
+
 @pytest.mark.parametrize("damage, expected", [
     ("DELETE FROM events WHERE game_id = 'g1' AND seq = 100", "not contiguous"),
     ("DELETE FROM events WHERE game_id = 'g1' AND seq = 194", "recorded head"),
-    ("UPDATE events SET prev = 'x' WHERE game_id = 'g1' AND seq = 7", "broken chain link"),
+    (f"UPDATE events SET raw = '{_relinked_line()}' WHERE game_id = 'g1' AND seq = 7",
+     "broken chain link"),
     ("UPDATE events SET raw = replace(raw, '\"amount\":2', '\"amount\":3') "
      "WHERE game_id = 'g1' AND seq = 1", "LOG-HASH"),
     ("UPDATE games SET event_count = 190 WHERE game_id = 'g1'", "counts 190 events"),
@@ -224,24 +233,33 @@ def test_threads_racing_on_one_game_one_wins_the_other_conflicts(db):
         assert len(store.events("race")) == 11 and store.check().ok
 
 
-def test_event_payloads_are_read_from_the_raw_line_and_stored_once(tmp_path):
+def test_event_payloads_and_links_are_read_from_the_raw_line_and_stored_once(tmp_path):
     path = tmp_path / "new.duckdb"
+    read = read_log(SAMPLES / "game42.jsonl")
     with open_store(path) as store:
-        store.ingest_read(read_log(SAMPLES / "game42.jsonl"))
-        ddl = store.query("SELECT sql FROM duckdb_tables() WHERE table_name = 'events'").item()
-        assert "GENERATED ALWAYS AS" in ddl.upper()
-        rows = store.query("SELECT raw, payload::VARCHAR AS payload FROM events").rows()
-    assert rows and all(json.loads(p) == json.loads(raw)["payload"] for raw, p in rows)
+        store.ingest_read(read)
+        generated = store.query("SELECT column_name FROM information_schema.columns WHERE "
+                                "table_name = 'events' AND is_generated = 'ALWAYS'")
+        assert sorted(generated["column_name"]) == ["hash", "payload", "prev"]
+        rows = store.query("SELECT raw, payload::VARCHAR AS payload, prev, hash FROM events "
+                           "ORDER BY seq").rows()
+        assert store.check().ok
+    assert [(json.loads(p), prev, h) for _, p, prev, h in rows] == \
+        [(e.payload, e.prev, e.hash) for e in read.events]
 
 
-def test_a_store_made_when_payloads_were_stored_still_gets_them(tmp_path):
+def test_a_store_made_when_payloads_and_links_were_stored_still_gets_them(tmp_path):
     path = tmp_path / "old.duckdb"
     con = duckdb.connect(str(path))
     con.execute('CREATE TABLE events (game_id VARCHAR, seq INTEGER, type VARCHAR NOT NULL, '
                 'actor VARCHAR, "at" VARCHAR, payload JSON, prev VARCHAR, hash VARCHAR NOT NULL, '
                 'raw VARCHAR NOT NULL, PRIMARY KEY (game_id, seq))')
     con.close()
+    read = read_log(SAMPLES / "game42.jsonl")
     with open_store(path) as store:
-        store.ingest_read(read_log(SAMPLES / "game42.jsonl"))
-        rows = store.query("SELECT raw, payload::VARCHAR AS payload FROM events").rows()
-    assert rows and all(p is not None and json.loads(p) == json.loads(raw)["payload"] for raw, p in rows)
+        store.ingest_read(read)
+        rows = store.query("SELECT raw, payload::VARCHAR AS payload, prev, hash FROM events "
+                           "ORDER BY seq").rows()
+        assert store.check().ok
+    assert [(json.loads(p), prev, h) for _, p, prev, h in rows] == \
+        [(e.payload, e.prev, e.hash) for e in read.events]
