@@ -11,22 +11,23 @@ def make_evolve(cls: type) -> Callable[..., Any]:
     """`evolve(s, **changes)` for frozen dataclass `cls`: a new instance with `changes`; `s` is
     untouched; an unknown field name is a TypeError.
 
-    A class without __slots__ is copied by filling the new instance's dict in one call (about 4x
-    faster than setting ~25 attributes one by one); a slotted one gets a function generated from
-    its field names."""
+    A class without __slots__ is copied by giving the new instance a copy of the old one's dict
+    (about 5x faster than setting ~25 attributes one by one, and a quarter faster than filling
+    the new instance's own dict); a slotted one gets a function generated from its field names."""
     names = [f.name for f in fields(cls)]
     if "__slots__" not in cls.__dict__:
         known = frozenset(names)
         new_instance = object.__new__
+        set_attr = object.__setattr__   # the frozen class's own __setattr__ refuses
 
         def evolve(s: Any, **changes: Any) -> Any:
             if not known.issuperset(changes):
                 raise TypeError(f"evolve() got unexpected field(s): "
                                 f"{', '.join(sorted(set(changes) - known))}")
-            new = new_instance(cls)
-            d = new.__dict__
-            d.update(s.__dict__)
+            d = s.__dict__.copy()
             d.update(changes)
+            new = new_instance(cls)
+            set_attr(new, "__dict__", d)
             return new
 
         return evolve

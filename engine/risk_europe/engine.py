@@ -15,6 +15,7 @@ from engine.risk_europe.state import evolve as replace
 from typing import Callable
 
 from engine.core.canonical import sha256_hex
+from engine.core.commit import matches_commitment
 from engine.core.dice import DiceTape, first_wrong_die, logged_dice, record_dice
 from engine.core.events import Event
 from engine.core.rules import Verdicts, Violation
@@ -23,7 +24,7 @@ from engine.risk_europe.board import GameData, Territory
 from engine.core.chance import judge_draw
 from engine.risk_europe.rules import RULES
 from engine.risk_europe.state import (
-    NO_UNITS, Battle, Flow, Player, PlayerId, State, Terr, Units,
+    NO_UNITS, Battle, Flow, Player, PlayerId, State, Terr, Units, new_units,
 )
 from engine.risk_europe.variants import VariantError, parse_variant, seat_armies
 
@@ -131,6 +132,17 @@ def crowns(s: State, p: PlayerId) -> int:
     return n
 
 
+def crowns_by_army(s: State) -> dict[PlayerId, int]:
+    """`crowns(s, p)` of every army, in one pass over the cities."""
+    n = {p: ps.crown_cards for p, ps in s.players.items()}
+    terr = s.terr
+    for t, city in s.data.cities.items():
+        owner = terr[t].owner
+        if owner in n:
+            n[owner] += city.crowns
+    return n
+
+
 def territories_of(s: State, p: PlayerId) -> list[Territory]:
     return [t for t, x in s.terr.items() if x.owner == p]
 
@@ -152,15 +164,15 @@ def units_on_board(s: State, p: PlayerId) -> Units:
         ar += u[1]
         ca += u[2]
         si += u[3]
-    return Units(fo, ar, ca, si)
+    return new_units(Units, (fo, ar, ca, si))
 
 
 def reserve(s: State, p: PlayerId) -> Units:
     """Units still in the player's army reserve."""
     sup = s.data.supply
     on = units_on_board(s, p)
-    return Units(sup["footman"] - on.footman, sup["archer"] - on.archer,
-                 sup["cavalry"] - on.cavalry, sup["siege"] - on.siege)
+    return new_units(Units, (sup["footman"] - on.footman, sup["archer"] - on.archer,
+                             sup["cavalry"] - on.cavalry, sup["siege"] - on.siege))
 
 
 def tile_territory(s: State, city_name: str) -> Territory | None:
@@ -210,7 +222,7 @@ def tax_value(s: State, p: PlayerId, city: Territory) -> tuple[int, list[Territo
 
 
 def _units(u) -> Units:
-    return Units(u.footman, u.archer, u.cavalry, u.siege)
+    return new_units(Units, (u.footman, u.archer, u.cavalry, u.siege))
 
 
 def _rotate(seats: tuple[PlayerId, ...], first: PlayerId | None) -> tuple[PlayerId, ...]:
@@ -336,9 +348,8 @@ def _resync(s: State, e: Event, c: _Ctx) -> State:
         return s
     if f.phase != "turn":
         return s
-    current = f.current
     if e.type == "CardRevealed":
-        if e.actor == current and f.card is None:
+        if f.card is None and e.actor == f.current:
             return s
         # find the actor's next turn slot in this round
         target = _next_slot(f, e.actor)
@@ -406,7 +417,8 @@ def _crown_win(s: State, c: _Ctx) -> GameResult | None:
     r = s.flow.round
     active = s.active_players
     need = s.variant_rules.win_crowns
-    score = {p: crowns(s, p) for p in active}
+    tally = crowns_by_army(s)
+    score = {p: tally[p] for p in active}
     contenders = [p for p in active if score[p] >= need]
     if not contenders:
         return None
@@ -478,9 +490,10 @@ def _eliminate(s: State, c: _Ctx) -> State:
     players = dict(s.players)
     terr = dict(s.terr)
     eliminated: list[PlayerId] = []
+    city_holders = {s.terr[t].owner for t in s.data.cities}   # `cities_of(s, p)` is not empty
     for p in s.active_armies:
         ps = players[p]
-        if cities_of(s, p):
+        if p in city_holders:
             if ps.saved_until:
                 players[p] = ps._replace(saved_until=0)
             continue
@@ -583,7 +596,6 @@ def _bid_revealed(s: State, e: Event, c: _Ctx) -> State | None:
     ps = s.players[e.actor]
     if ps.bid_commitment is None or ps.bid is not None:
         return c.skip(rules["reveal"], f"{e.actor} has no hidden bid to reveal")
-    from engine.core.commit import matches_commitment
     amount = e.payload.amount
     if amount > ps.coins:
         return c.skip(rules["amount"], f"{e.actor} reveals a bid of {amount} coins but holds {ps.coins}")
@@ -902,7 +914,6 @@ def _card_revealed(s: State, e: Event, c: _Ctx) -> State | None:
             c.bad("RE-CARDS-REVEAL", f"{e.actor} reveals {card!r} on turn {f.turn} but committed "
                   f"{ps.stack[slot]!r} for it")
     elif ps.commitments:
-        from engine.core.commit import matches_commitment
         if not matches_commitment(ps.commitments[slot], card, e.payload.salt):
             c.bad("RE-CARDS-REVEAL", f"{e.actor} reveals {card!r} (salt {e.payload.salt!r}) on turn "
                   f"{f.turn}, which does not match the card committed for it")
@@ -914,19 +925,20 @@ def _card_revealed(s: State, e: Event, c: _Ctx) -> State | None:
                   f"played since the hand was last refilled")
     players = dict(s.players)
     players[e.actor] = ps._replace(hand=ps.hand - {card}, revealed=ps.revealed + (card,))
-    s = replace(s, players=players, flow=f._replace(card=card))
     extra = f" (bonus: {info.bonus.replace('_', ' ')})" if info.bonus else ""
     c.note(f"{e.actor} reveals {card}: {info.orders[0].replace('_', ' ')} or {info.orders[1].replace('_', ' ')}{extra}")
-    if info.bonus == "king_me":
-        c.note(f"King Me: {e.actor} takes the First Player Marker"
-               + (f" from {s.marker}" if s.marker and s.marker != e.actor else ""))
-        s = replace(s, marker=e.actor, flow=s.flow._replace(bonus_used=True))
-        if s.missions and s.crown_cards_left > 0:
-            n = min(2, s.crown_cards_left)
-            c.note(f"Kingdom Missions: {e.actor} draws the top {n} Crown Card{'s' if n > 1 else ''} and "
-                   "keeps one face down")
-            s = replace(s, flow=s.flow._replace(pending=("mission", e.actor, n)))
-    return s
+    if info.bonus != "king_me":
+        return replace(s, players=players, flow=f._replace(card=card))
+    c.note(f"King Me: {e.actor} takes the First Player Marker"
+           + (f" from {s.marker}" if s.marker and s.marker != e.actor else ""))
+    pending = f.pending
+    if s.missions and s.crown_cards_left > 0:
+        n = min(2, s.crown_cards_left)
+        c.note(f"Kingdom Missions: {e.actor} draws the top {n} Crown Card{'s' if n > 1 else ''} and "
+               "keeps one face down")
+        pending = ("mission", e.actor, n)
+    return replace(s, players=players, marker=e.actor,
+                   flow=f._replace(card=card, bonus_used=True, pending=pending))
 
 
 def mercenary_pool(s: State, army: PlayerId) -> tuple[str, ...]:
@@ -1510,7 +1522,6 @@ def _mission_completed(s: State, e: Event, c: _Ctx) -> State | None:
         return c.skip("RE-MISSION-REVEAL", f"{s.variant} is played without Kingdom Missions")
     if not _turn_precheck(s, e, c):
         return None
-    from engine.core.commit import matches_commitment
     actor, mission = e.actor, e.payload.mission
     if mission not in s.data.mission_ids:
         return c.skip("RE-NAME", f"no Kingdom Mission {mission!r} (missions: {', '.join(s.data.mission_ids)})")
@@ -1612,9 +1623,9 @@ def _can_reroll(s: State, b: Battle) -> bool:
     return b.castle and not b.reroll_used and len(b.rolls[1]) > 0 and b.stage == "rolled"
 
 
-def _battle_owed(s: State, b: Battle, att_dice, def_dice) -> tuple[tuple[PlayerId, int], ...]:
+def _battle_owed(s: State, b: Battle, ah: int, dh: int) -> tuple[tuple[PlayerId, int], ...]:
+    """The casualties each side owes after a rank with these hits (`rank_hits`)."""
     x = s.terr[b.territory]
-    ah, dh = rank_hits(b.rank, att_dice, def_dice)
     owed = []
     if ah:
         owed.append((b.defender, min(ah, x.units.total)))
@@ -1652,8 +1663,8 @@ def _battle_dice(s: State, e: Event, c: _Ctx) -> State | None:
         c.bad("RE-BATTLE-DICE", f"{RANK_NAME[b.rank]} in {b.territory}: {b.attacker} rolls {na} and "
               f"{b.defender} rolls {nd} dice; the log has {len(att)} and {len(dfn)}")
     s = _roll(s, _seat_ordered_rolls(s, rolls), c)
-    owed = _battle_owed(s, b, att, dfn)
     ah, dh = rank_hits(b.rank, att, dfn)
+    owed = _battle_owed(s, b, ah, dh)
     c.note(f"{RANK_NAME[b.rank]} in {b.territory} (cycle {b.cycle}): {b.attacker} {att or '-'} "
            f"→ {ah} hit{'s' if ah != 1 else ''}; {b.defender} {dfn or '-'} → {dh} hit{'s' if dh != 1 else ''}")
     b = b._replace(stage="rolled", rolls=(tuple(att), tuple(dfn)), owed=owed)
@@ -1686,8 +1697,8 @@ def _dice_rerolled(s: State, e: Event, c: _Ctx) -> State | None:
     if len(dice) != len(b.rolls[1]):
         c.bad("RE-CASTLE-DEFENSE", f"a re-roll is of all {len(b.rolls[1])} dice of the rank; the log has {len(dice)}")
     s = _roll(s, dice, c)
-    owed = _battle_owed(s, b, b.rolls[0], dice)
     ah, dh = rank_hits(b.rank, b.rolls[0], dice)
+    owed = _battle_owed(s, b, ah, dh)
     c.note(f"Castle defense: {b.defender} re-rolls {list(b.rolls[1])} → {dice}; now {b.attacker} scores "
            f"{ah} and {b.defender} {dh} hit{'s' if dh != 1 else ''}")
     b = b._replace(reroll_used=True, rolls=(b.rolls[0], tuple(dice)), owed=owed, stage="removing")
@@ -1924,9 +1935,11 @@ def step(s: State, e: Event) -> tuple[list[Violation], State | None]:
     notes, at = tuple(c.notes), (f.phase, f.round, f.turn)
     if out is s:
         return c.v, replace(out, notes=notes, at=at)
-    # `out` was made during this step and no one else holds it yet: stamp it in place
-    object.__setattr__(out, "notes", notes)
-    object.__setattr__(out, "at", at)
+    # `out` was made during this step and no one else holds it yet: stamp it in place (through
+    # its dict: a frozen dataclass refuses setattr)
+    d = out.__dict__
+    d["notes"] = notes
+    d["at"] = at
     return c.v, out
 
 
