@@ -51,21 +51,31 @@ class Ruleset:
     data_digest: Callable[[Any], str]
     check_start: Callable[[Any, Any], list[Violation]]
     initial_state: Callable[[Any, Any], State]
-    check: Callable[[State, Event], list[Violation]]
-    apply: Callable[[State, Event], State]
     step: Callable[[State, Event], tuple[list[Violation], State | None]]
     conclude: Callable[[State], State]
     result: Callable[[State], GameResult | None]
     digest: Callable[[State], str]
     snapshot: Callable[[State], dict]
-    notes: Callable[[State], tuple[str, ...]]
-    position: Callable[[State], tuple[str, int, int]]
+    notes: Callable[[State], tuple[str, ...]] = lambda s: s.notes
+    """What the last event caused, for readers (default: the state's `notes`)."""
+    position: Callable[[State], tuple[str, int, int]] = lambda s: s.at
+    """(phase, round, turn) in which the last event happened (default: the state's `at`)."""
     reveal_seed: Callable[[State, str], State] | None = None
     legal_moves: Callable[[State], list] | None = None
     describe: Callable[[str, str | None, Any], str] | None = None
     """One line of text for an event (type, actor, payload as logged), for replays."""
     board_lines: Callable[[dict], list[str]] | None = None
     """The compact board (`snapshot`'s view) as lines of text, for replays."""
+
+    def check(self, state: State, event: Event) -> list[Violation]:
+        """Every violation `event` commits against `state` ([] when it is legal)."""
+        return self.step(state, event)[0]
+
+    def apply(self, state: State, event: Event) -> State:
+        """The state after `event`, as recorded (an illegal event the rules cannot carry out
+        leaves it unchanged); `state` itself is never changed."""
+        after = self.step(state, event)[1]
+        return state if after is None else after
 
 
 _RULESETS = {

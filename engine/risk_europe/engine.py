@@ -1943,17 +1943,6 @@ def step(s: State, e: Event) -> tuple[list[Violation], State | None]:
     return c.v, out
 
 
-def check(s: State, e: Event) -> list[Violation]:
-    """Every violation `e` commits against `s` ([] when it is legal)."""
-    return step(s, e)[0]
-
-
-def apply(s: State, e: Event) -> State:
-    """The state after `e`, as recorded (see the judging policy above); `s` itself is unchanged."""
-    _, out = step(s, e)
-    return s if out is None else out
-
-
 def conclude(s: State) -> State:
     """The log has ended: close the last turn if it is complete (the round may end with it)."""
     f = s.flow

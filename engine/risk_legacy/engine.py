@@ -943,7 +943,10 @@ def city_cost(s: State, t: Territory) -> int:
     return W.population(s.world, s.data, t) + (2 if W.is_fortified(s.world, t) else 0)
 
 
-def _expanded(s: State, e: Event, c: _Ctx) -> State | None:
+def _move_from_to(s: State, e: Event, c: _Ctx, rule: str, detail: bool = True):
+    """The common start of an expansion, attack or maneuver: the acting player's turn, both
+    territories on the board, and the source held by the actor (else `rule`). (player,
+    payload, from, to, source, destination), or None when the event is skipped."""
     if not _my_turn(s, e, c):
         return None
     p = e.actor
@@ -954,7 +957,16 @@ def _expanded(s: State, e: Event, c: _Ctx) -> State | None:
         return None
     src, dst = s.terr[frm], s.terr[to]
     if src.owner != p:
-        return c.skip("RL-EXPAND-FROM", f"{p} does not control {_tname(s, frm)} (held by {_name(src.owner)})")
+        return c.skip(rule, f"{p} does not control {_tname(s, frm)}"
+                      + (f" (held by {_name(src.owner)})" if detail else ""))
+    return p, pay, frm, to, src, dst
+
+
+def _expanded(s: State, e: Event, c: _Ctx) -> State | None:
+    got = _move_from_to(s, e, c, "RL-EXPAND-FROM")
+    if got is None:
+        return None
+    p, pay, frm, to, src, dst = got
     if pay.troops > src.troops:
         return c.skip("RL-EXPAND-FROM", f"{p} moves {pay.troops} troops out of {_tname(s, frm)}, which holds {src.troops}")
     if dst.owner == p:
@@ -983,17 +995,10 @@ def _expanded(s: State, e: Event, c: _Ctx) -> State | None:
 
 
 def _attack_declared(s: State, e: Event, c: _Ctx) -> State | None:
-    if not _my_turn(s, e, c):
+    got = _move_from_to(s, e, c, "RL-ATTACK-FROM")
+    if got is None:
         return None
-    p = e.actor
-    pay = e.payload
-    frm = _resolve(s, pay.from_, c)
-    to = frm and _resolve(s, pay.to, c)
-    if frm is None or to is None:
-        return None
-    src, dst = s.terr[frm], s.terr[to]
-    if src.owner != p:
-        return c.skip("RL-ATTACK-FROM", f"{p} does not control {_tname(s, frm)} (held by {_name(src.owner)})")
+    p, pay, frm, to, src, dst = got
     if pay.troops > src.troops - 1:
         return c.skip("RL-ATTACK-FROM", f"{p} attacks with {pay.troops} from {_tname(s, frm)}, which holds "
                       f"{src.troops}: one must stay behind")
@@ -1189,17 +1194,10 @@ def _occupy(s: State, n: int, c: _Ctx) -> State:
 # ---------------------------------------------------------------------------------------------
 
 def _maneuvered(s: State, e: Event, c: _Ctx) -> State | None:
-    if not _my_turn(s, e, c):
+    got = _move_from_to(s, e, c, "RL-MANEUVER-PATH", detail=False)
+    if got is None:
         return None
-    p = e.actor
-    pay = e.payload
-    frm = _resolve(s, pay.from_, c)
-    to = frm and _resolve(s, pay.to, c)
-    if frm is None or to is None:
-        return None
-    src, dst = s.terr[frm], s.terr[to]
-    if src.owner != p:
-        return c.skip("RL-MANEUVER-PATH", f"{p} does not control {_tname(s, frm)}")
+    p, pay, frm, to, src, dst = got
     if dst.owner != p or frm == to:
         return c.skip("RL-MANEUVER-PATH", f"a maneuver goes to another territory {p} controls; {_tname(s, to)} "
                       f"is {'the same territory' if frm == to else 'held by ' + _name(dst.owner)}")
@@ -1863,17 +1861,6 @@ def step(s: State, e: Event) -> tuple[list[Violation], State | None]:
             return c.v, replace(s2, notes=tuple(c.notes), at=position(s2))
         return c.v, None
     return c.v, replace(out, notes=tuple(c.notes), at=position(s2))
-
-
-def check(s: State, e: Event) -> list[Violation]:
-    """Every violation `e` commits against `s` ([] when it is legal)."""
-    return step(s, e)[0]
-
-
-def apply(s: State, e: Event) -> State:
-    """The state after `e`, as recorded (see the judging policy above); `s` itself is unchanged."""
-    _, out = step(s, e)
-    return s if out is None else out
 
 
 def conclude(s: State) -> State:
