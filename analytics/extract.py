@@ -131,7 +131,7 @@ def extract_rows(read: LogRead, *, data: Any = None, policy: Policy = DEFAULT_PO
         start = rs.payload_models[rs.start_event].model_validate(events[0].payload)
     except ValidationError:
         return rows
-    data = rs.load_data() if data is None else data
+    data = rs.default_data() if data is None else data
     if any(v.blocking for v in rs.check_start(start, data)):
         return rows
     state = rs.initial_state(start, data)

@@ -157,7 +157,7 @@ def judge(read: LogRead, *, data: Any = None, digests: bool = False, views: bool
         j.fatal = findings[-1].message if findings else "the log does not start a game"
         return j
     if data is None:
-        data = shipped_data(rs)
+        data = rs.default_data()
     j.ruleset, j.ruleset_version, j.data_digest = rs.name, rs.version, rs.data_digest(data)
     j.players = [p.id for p in start.players]
     start_problems = rs.check_start(start, data)
@@ -214,18 +214,6 @@ def judge(read: LogRead, *, data: Any = None, digests: bool = False, views: bool
     if strict and findings:
         j.findings = findings[:1]
     return j
-
-
-_SHIPPED: dict[str, Any] = {}
-
-
-def shipped_data(rs: Ruleset) -> Any:
-    """The ruleset's shipped board and card data, loaded once per process (game data records
-    are never changed once loaded; a corrected file is passed to `judge` as `data`)."""
-    data = _SHIPPED.get(rs.name)
-    if data is None:
-        data = _SHIPPED[rs.name] = rs.load_data()
-    return data
 
 
 def _start(first: RawEvent, name: str, findings: list[Finding]):

@@ -48,6 +48,8 @@ class Ruleset:
     payload_models: Mapping[str, type]
     rules: RuleBook
     load_data: Callable[..., Any]
+    default_data: Callable[[], Any]
+    """The shipped data, loaded once per process (`load_data()` reads the files every time)."""
     data_digest: Callable[[Any], str]
     check_start: Callable[[Any, Any], list[Violation]]
     initial_state: Callable[[Any, Any], State]

@@ -25,6 +25,7 @@ RULESET = Ruleset(
     payload_models=PAYLOADS,
     rules=RULES,
     load_data=load_data,
+    default_data=default_data,
     data_digest=_data_digest,
     check_start=_engine.check_start,
     initial_state=_engine.initial_state,
