@@ -43,7 +43,7 @@ from engine.core.events import Event
 from engine.core.ruleset import get_ruleset, ruleset_names
 from engine.risk_europe.engine import cities_of, crowns, territories_of, units_on_board
 from engine.risk_europe.state import NO_UNITS, State, Units
-from ledger.logfile import LogRead
+from replay.logfile import LogRead
 
 # The exact odds of a battle with more units than this on one side are not computed: more than
 # a player owns, so only a log judged leniently has one; its odds and luck columns are null.

@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 from analytics.dashboard import write_dashboard  # noqa: E402
 from analytics.load import load_tables  # noqa: E402
 from ledger.ingest import ingest_paths  # noqa: E402
-from ledger.logfile import format_line, read_log_text  # noqa: E402
+from replay.logfile import format_line, read_log_text  # noqa: E402
 from ledger.store import ANALYTICS_TABLES, open_store  # noqa: E402
 
 TARGET_SECONDS = 10.0

@@ -29,7 +29,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from ledger.ingest import ingest_paths  # noqa: E402
-from ledger.logfile import read_log, seal, write_log  # noqa: E402
+from replay.logfile import read_log, seal, write_log  # noqa: E402
 from ledger.parallel import default_jobs  # noqa: E402
 from ledger.store import event_frame, open_store  # noqa: E402
 

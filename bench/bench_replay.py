@@ -19,14 +19,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from ledger.logfile import read_log  # noqa: E402
+from replay.logfile import read_log  # noqa: E402
 from replay.judge import judge  # noqa: E402
 
 
 def _corpus(n_events: int, workdir: Path) -> list[Path]:
     """Simulated games (seeded) until the corpus holds at least n_events events."""
     from ledger.simulate import simulate_game
-    from ledger.logfile import write_log
+    from replay.logfile import write_log
     paths: list[Path] = []
     total = 0
     i = 0

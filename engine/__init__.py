@@ -4,6 +4,6 @@
 digests, commitments, dice streams); each ruleset is a package exposing a `RULESET` record.
 """
 
-from engine.core.ruleset import Ruleset, get_ruleset, ruleset_names
+from engine.core.ruleset import Ruleset, get_ruleset, register_ruleset, registered, ruleset_names, rulesets
 
-__all__ = ["Ruleset", "get_ruleset", "ruleset_names"]
+__all__ = ["Ruleset", "get_ruleset", "register_ruleset", "registered", "ruleset_names", "rulesets"]

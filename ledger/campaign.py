@@ -44,7 +44,7 @@ from engine.risk_legacy import world as W
 from engine.risk_legacy.board import FACTION_NAMES, GameData, default_data
 from engine.risk_legacy.chronicle import describe_world, world_changes, world_diff
 from engine.risk_legacy.rules import RULES
-from ledger.logfile import LogFileError, read_log
+from replay.logfile import LogFileError, read_log
 from replay.judge import Finding, Judgement, judge
 
 FORMAT = "ledger-campaign"

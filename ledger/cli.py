@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ledger import exitcodes
-from ledger.logfile import LogFileError, read_log
+from replay.logfile import LogFileError, read_log
 from replay.judge import Finding, Judgement, judge
 from replay.narrate import narrate, steps_json
 
@@ -327,8 +327,12 @@ def verdict(j: Judgement, winner: str | None = None) -> dict:
     """The organizer's answer: chain intact, no rule errors, declared result = the rules' result."""
     format_problems = [f for f in j.log_findings if f.rule not in exitcodes.CHAIN_RULES]
     chain_problems = [f for f in j.log_findings if f.rule in exitcodes.CHAIN_RULES]
-    result_claims = [f for f in j.rule_findings if f.event == "GameEnded"]
-    rule_problems = [f for f in j.rule_findings if f.event != "GameEnded"]
+    from engine import get_ruleset
+    rs = get_ruleset(j.ruleset) if j.ruleset else None
+    result_event = rs.result_event if rs else None
+    seed_rules = rs.rules.ids_about("seed") if rs else frozenset()
+    result_claims = [f for f in j.rule_findings if result_event and f.event == result_event]
+    rule_problems = [f for f in j.rule_findings if not (result_event and f.event == result_event)]
     if winner is not None:
         declared_set = tuple(w.strip() for w in winner.split(",") if w.strip() and w.strip() != "none")
     else:
@@ -355,7 +359,7 @@ def verdict(j: Judgement, winner: str | None = None) -> dict:
                    + (f" (ruleset {j.ruleset} {j.ruleset_version})" if j.ruleset else "")},
         {"name": "result", "ok": result_ok and not result_claims, "detail": result_detail},
     ]
-    dice_findings = [f for f in j.rule_findings if f.rule == "RE-DICE-SEED"]
+    dice_findings = [f for f in j.rule_findings if f.rule in seed_rules]
     if j.dice_mode == "seeded":
         checks.insert(3, {"name": "dice", "ok": j.seed_checked and not dice_findings,
                           "detail": (f"{len(dice_findings)} die/dice differ from the revealed seed" if dice_findings
@@ -405,7 +409,7 @@ def seal(
 
     Example: ledger seal my-game.jsonl -o my-game.sealed.jsonl
     """
-    from ledger.logfile import seal as seal_envelopes, write_log
+    from replay.logfile import seal as seal_envelopes, write_log
     try:
         read = read_log(file)
     except LogFileError as exc:

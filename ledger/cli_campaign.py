@@ -188,7 +188,7 @@ def add(
     Example: ledger campaign add earth.campaign.json game-02.jsonl
     """
     from ledger.campaign import add_game, save_campaign
-    from ledger.logfile import LogFileError
+    from replay.logfile import LogFileError
 
     path, c = _load(campaign)
     try:
@@ -295,7 +295,7 @@ def next_game(
     Example: ledger campaign next earth.campaign.json --players ann,bob,cat > game-02.jsonl
     """
     from ledger.campaign import next_game_start, stored_campaign
-    from ledger.logfile import format_line, make_envelope
+    from replay.logfile import format_line, make_envelope
     store_db = _store_of(campaign, db)
     if store_db is not None:
         c = _with_store(store_db, lambda store: stored_campaign(store, campaign).campaign)

@@ -83,7 +83,7 @@ def _simulate_legacy(games: int, seed: int, out: Path, as_json: bool) -> None:
     """Independent Risk Legacy games, each on a freshly customized box (for a campaign of games on
     one evolving world, use `ledger campaign simulate`)."""
     from ledger.legacy_sim import play_game
-    from ledger.logfile import write_log
+    from replay.logfile import write_log
 
     rows = []
     try:

@@ -8,6 +8,6 @@ MALFORMED = 3   # lines that are not valid log events (JSON, envelope, payload, 
 CHAIN = 4       # the hash chain is broken or absent (edited, inserted, deleted, reordered events)
 RESULT = 5      # the declared result is not the one the rules give (or the game is not over)
 
-from ledger.logfile import CHAIN_BREAKING_RULES
+from replay.logfile import CHAIN_BREAKING_RULES
 
 CHAIN_RULES = CHAIN_BREAKING_RULES | {"LOG-UNSEALED"}

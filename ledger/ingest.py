@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
-from ledger.logfile import LogFileError, LogProblem, LogRead, read_log
+from replay.logfile import LogFileError, LogProblem, LogRead, read_log
 from ledger.parallel import MIN_FILES, ordered_map, worth_it
 from ledger.store import (DEFAULT_BATCH_EVENTS, EventStore, IngestOutcome, Reject, judge_for_store,
                           read_fingerprint)

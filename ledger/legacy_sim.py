@@ -43,7 +43,7 @@ from engine.risk_legacy import world as W
 from engine.risk_legacy.board import COIN, FACTIONS, GameData, default_data
 from engine.risk_legacy.events import PAYLOADS
 from engine.risk_legacy.state import END, FACE_DOWN, MAIN, START, State
-from ledger.logfile import write_log
+from replay.logfile import write_log
 from ledger.record import LogRecorder
 
 PLAYERS = ("ann", "bob", "cat", "dan")

@@ -110,7 +110,7 @@ def _data_for(spec: tuple[str | None, str | None, str | None] | None) -> Any:
 def audit_file(task: tuple[str, tuple | None, bool]) -> tuple[str, Any]:
     """Worker: read and judge one log file for audit/verify: ("ok", Judgement without its final
     state) or ("unreadable", message)."""
-    from ledger.logfile import LogFileError, read_log
+    from replay.logfile import LogFileError, read_log
     from replay.judge import judge
     path, data_spec, strict = task
     try:

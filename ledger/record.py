@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from ledger.logfile import format_line, make_envelope, seal, write_log
+from replay.logfile import format_line, make_envelope, seal, write_log
 
 
 class LogRecorder:

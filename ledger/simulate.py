@@ -53,7 +53,7 @@ from engine.risk_europe.legal import (
 )
 from engine.risk_europe.variants import parse_variant
 from ledger.bots import Bot
-from ledger.logfile import write_log
+from replay.logfile import write_log
 from ledger.record import LogRecorder
 
 COLOURS = ("blue", "orange", "red", "green")

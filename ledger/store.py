@@ -83,7 +83,7 @@ from sqlalchemy import JSON, Column, Computed, Double, Integer, Sequence as SqlS
 from sqlalchemy.ext.compiler import compiles
 from sqlmodel import Field, Session, SQLModel, create_engine, select
 
-from ledger.logfile import (
+from replay.logfile import (
     FORMAT_VERSION, LogProblem, LogRead, RawEvent, event_hash, format_line, read_log_text,
 )
 

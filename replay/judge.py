@@ -1,7 +1,7 @@
 """Drive a ruleset over a log: every finding (log format and rules), one record per event, the
 result the rules give, and a state digest per step when asked.
 
-How events after an illegal one are judged (docs/rulings.md, RE-RULING-AFTER-ILLEGAL): an illegal
+How events after an illegal one are judged (docs/rulings.md, "after an illegal event"): an illegal
 event that can still be carried out is applied as recorded and marked so; one that cannot is
 skipped. Either way it is a finding, and every later event is judged against the state that
 follows, so one mistake at the table is one finding, not a cascade.
@@ -16,9 +16,11 @@ from pydantic import ValidationError
 
 from engine.core.events import Event
 from engine.core.ruleset import GameResult, Ruleset, get_ruleset, ruleset_names
-from ledger.logfile import LogRead, RawEvent
+from replay.logfile import LogRead, RawEvent
 
 LOG_SECTION = "ledger log format v1 (docs/log-format.md)"
+# Every log starts with this event, whose payload names the ruleset (docs/log-format.md).
+START_EVENT = "GameStarted"
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,8 +171,8 @@ def judge(read: LogRead, *, data: Any = None, digests: bool = False, views: bool
         return j
     state = rs.initial_state(start, data)
     j.dice_mode = getattr(getattr(start, "dice", None), "mode", None)
-    if rs.reveal_seed is not None:
-        revealed = [e.payload.get("seed") for e in events if e.type == "SeedRevealed"
+    if rs.reveal_seed is not None and rs.seed_event is not None:
+        revealed = [e.payload.get("seed") for e in events if e.type == rs.seed_event
                     and isinstance(e.payload, dict) and isinstance(e.payload.get("seed"), str)]
         if revealed:
             seeded = rs.reveal_seed(state, revealed[-1])
@@ -193,12 +195,9 @@ def judge(read: LogRead, *, data: Any = None, digests: bool = False, views: bool
             findings.extend(found)
             if strict:
                 break
-        if raw.type == "GameEnded":
-            p = raw.payload if isinstance(raw.payload, dict) else {}
-            names = p.get("winners") if isinstance(p.get("winners"), list) else (
-                [p["winner"]] if isinstance(p.get("winner"), str) else [])
+        if raw.type == rs.result_event:
             j.has_declared_winner = True
-            j.declared_winners = tuple(str(n) for n in names)
+            j.declared_winners = rs.declared_winners(raw.payload)
             j.declared_winner = " and ".join(j.declared_winners) or None
     else:
         final = rs.conclude(state)
@@ -218,11 +217,12 @@ def judge(read: LogRead, *, data: Any = None, digests: bool = False, views: bool
 
 def _start(first: RawEvent, name: str, findings: list[Finding]):
     def fail(message: str):
-        findings.append(Finding(name, first.line, first.seq, "RE-START", message, LOG_SECTION, "illegal", False))
+        findings.append(Finding(name, first.line, first.seq, "LOG-START", message, LOG_SECTION, "log",
+                                None, first.type))
         return None, None
 
-    if first.type != "GameStarted":
-        return fail(f"a game log starts with a GameStarted event; the first event is {first.type!r}")
+    if first.type != START_EVENT:
+        return fail(f"a game log starts with a {START_EVENT} event; the first event is {first.type!r}")
     rname = first.payload.get("ruleset") if isinstance(first.payload, dict) else None
     if rname not in ruleset_names():
         return fail(f"unknown ruleset {rname!r}; this ledger judges {', '.join(ruleset_names())}")
@@ -231,7 +231,7 @@ def _start(first: RawEvent, name: str, findings: list[Finding]):
         start = rs.payload_models[rs.start_event].model_validate(first.payload)
     except ValidationError as exc:
         findings.append(Finding(name, first.line, first.seq, "LOG-PAYLOAD",
-                                f"GameStarted payload: {_payload_error(exc)}", LOG_SECTION, "log"))
+                                f"{START_EVENT} payload: {_payload_error(exc)}", LOG_SECTION, "log"))
         return None, None
     return rs, start
 

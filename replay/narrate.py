@@ -147,7 +147,8 @@ def narrate(j: Judgement, *, round_: int | None = None, turn: int | None = None,
     title = f"{j.file}: game {j.game_id!r}, {j.ruleset or '?'} (ruleset {j.ruleset_version or '?'})"
     out.append(title)
     if j.data_digest:
-        out.append("  judged with " + " ".join(part[:part.index(":") + 13] + "…" for part in j.data_digest.split()))
+        out.append("  judged with " + " ".join(part[:part.index(":") + 13] + "…" if ":" in part else part
+                                           for part in j.data_digest.split()))
     if j.players:
         out.append(f"  players, clockwise: {', '.join(j.players)}")
     mercs = mercenaries_of(j)

@@ -25,7 +25,7 @@ from engine.risk_europe.board import default_data  # noqa: E402
 from engine.risk_europe.chance import DrawError, draw_with  # noqa: E402
 from engine.risk_europe.engine import mercenary_pool  # noqa: E402
 from engine.risk_europe.events import PAYLOADS  # noqa: E402
-from ledger.logfile import format_line, make_envelope, seal  # noqa: E402
+from replay.logfile import format_line, make_envelope, seal  # noqa: E402
 
 B, O, R, G = "blue", "orange", "red", "green"
 T1, T2, TK = "tax-spend-1", "tax-spend-2", "tax-spend-king"
@@ -371,7 +371,7 @@ def simulated_samples(first_seed: int = 1, max_games: int = 600) -> dict[str, st
     """Simulated games (seeded bots) chosen greedily, seed by seed, until together they show every
     required feature of replay.features (every order, bonus action, tile, battle rank, a castle
     re-roll, a simultaneous elimination, an elimination, a tie-break). name -> file text."""
-    from ledger.logfile import read_log_text
+    from replay.logfile import read_log_text
     from ledger.simulate import simulate_game
     from replay.features import REQUIRED_FEATURES, game_features
     from replay.judge import judge
@@ -720,7 +720,7 @@ VARIANT_BROKEN = (
 
 def _first_alone(base: list[dict], what: str, changes: list, rule: str, data=None) -> str:
     """The first of `changes` whose broken copy has `rule` as its only finding."""
-    from ledger.logfile import read_log_text
+    from replay.logfile import read_log_text
     from replay.judge import judge
     for change in changes:
         text = _edit(base, what, change)[0]
@@ -733,7 +733,7 @@ def _merc_turn_left_out(base: list[dict], steps: list[tuple], army: str) -> str:
     """A Mercenary turn (its flip and its actions) left out of the log: the latest one, after the
     deck's last reshuffle, whose absence changes nothing else the log goes on to record (the
     copy's only finding is then the missing turn)."""
-    from ledger.logfile import read_log_text
+    from replay.logfile import read_log_text
     from replay.judge import judge
     flips = [k for k, (b, e, a) in enumerate(steps, start=1) if e["type"] == "CardRevealed" and b.is_mercenary(e["actor"])]
     last_cycle = flips[(len(flips) - 1) // 8 * 8:]

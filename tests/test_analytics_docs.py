@@ -10,7 +10,7 @@ from analytics import stats
 from analytics.extract import COLUMNS
 from analytics.game_page import board_frames
 from analytics.queries import QUERIES
-from ledger.logfile import read_log
+from replay.logfile import read_log
 from replay.judge import judge
 
 ROOT = Path(__file__).resolve().parent.parent

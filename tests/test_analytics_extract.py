@@ -14,7 +14,7 @@ import pytest
 from analytics.extract import COLUMNS, TABLES, extract_rows
 from analytics.odds import battle_odds
 from engine.risk_europe.state import Units
-from ledger.logfile import read_log, read_log_text
+from replay.logfile import read_log, read_log_text
 from replay.judge import judge
 from tests.test_store_support import GAME42, SAMPLES, game, text_of
 
@@ -174,7 +174,7 @@ def test_one_fold_gives_the_same_rows_as_a_separate_extraction():
     """Ingest judges and extracts in one pass (judge_with_rows); the rows are extract_rows's."""
     from pathlib import Path
     from analytics.extract import extract_rows, judge_with_rows
-    from ledger.logfile import read_log
+    from replay.logfile import read_log
     samples = Path(__file__).resolve().parent.parent / "sample_logs"
     for name in ("game42.jsonl", "tiebreak.jsonl", "sim-0564.jsonl", "broken-castle-no-siege.jsonl"):
         read = read_log(samples / name)

@@ -14,7 +14,7 @@ from analytics.game_page import (
 )
 from analytics.page import GEO_TOPOJSON
 from engine.risk_europe.board import default_data
-from ledger.logfile import read_log, read_log_text
+from replay.logfile import read_log, read_log_text
 from replay.judge import judge
 from tests.test_store_support import GAME42, game, text_of
 

@@ -9,7 +9,7 @@ import pytest
 from polars.testing import assert_frame_equal
 
 from analytics.extract import COLUMNS, TABLES, extract_rows
-from ledger.logfile import read_log, read_log_text
+from replay.logfile import read_log, read_log_text
 from ledger.store import ANALYTICS_MODELS, ANALYTICS_TABLES, open_store
 from tests.test_store_support import GAME42, SAMPLES, game, text_of
 

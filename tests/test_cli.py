@@ -158,3 +158,23 @@ def test_every_command_has_help_with_an_example(command):
     r = run(command, "--help")
     assert r.exit_code == 0
     assert "Example: ledger" in r.output
+
+
+@pytest.mark.parametrize("sample,dice_ok", [
+    ("legacy/broken-edited-die.jsonl", False),      # Risk Legacy: RL-DICE-SEED at line 34
+    ("broken-chance-draw.jsonl", False),            # Risk Europe: RE-DICE-SEED
+    ("legacy/game-01.jsonl", True),
+    ("game42.jsonl", None),                          # dice rolled at the table: no dice line
+])
+def test_verify_dice_line_agrees_with_the_seed_findings_of_every_ruleset(sample, dice_ok):
+    r = run("verify", str(SAMPLES / sample), "--json")
+    out = json.loads(r.output)
+    dice = [c for c in out["checks"] if c["name"] == "dice"]
+    seed_findings = [f for f in out["findings"] if f["rule"].endswith("-DICE-SEED")]
+    if dice_ok is None:
+        assert dice == []
+        return
+    assert dice[0]["ok"] is dice_ok, dice
+    assert bool(seed_findings) is (not dice_ok)
+    if not dice_ok:
+        assert dice[0]["detail"].startswith(f"{len(seed_findings)} die/dice differ")

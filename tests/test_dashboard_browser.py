@@ -20,7 +20,7 @@ import pytest
 from analytics.dashboard import write_dashboard
 from analytics.game_page import render_game_page
 from analytics.load import load_tables
-from ledger.logfile import read_log
+from replay.logfile import read_log
 from ledger.store import open_store
 from replay.judge import judge
 from tests.test_store_support import GAME42, SAMPLES

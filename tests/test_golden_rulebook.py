@@ -11,7 +11,7 @@ import pytest
 
 from engine.risk_europe.engine import crowns, has_tile, tax_value, tile_territory
 from engine.risk_europe.state import Terr, Units
-from ledger.logfile import read_log
+from replay.logfile import read_log
 from replay.judge import judge
 from tests.re_helpers import (
     SEATS, SIEGE_CARD, SPLIT_CARD, TAX_CARD, disputed, ev, finish_turns, fold, held, in_battles, placed,

@@ -26,7 +26,7 @@ from analytics.load import Tables, load_tables
 from analytics.odds import roll_odds
 from engine.risk_legacy.combat import casualties
 from ledger.cli import app
-from ledger.logfile import read_log
+from replay.logfile import read_log
 from ledger.store import open_store
 from replay.judge import judge
 

@@ -18,7 +18,7 @@ from ledger.campaign import (
 )
 from ledger.cli import app
 from ledger.legacy_sim import play_game
-from ledger.logfile import write_log
+from replay.logfile import write_log
 
 DATA = default_data()
 POWERS = {f: 0 for f in DATA.powers}
@@ -84,7 +84,7 @@ def test_RL_CAMPAIGN_ORDER_an_unfinished_game_is_refused(tmp_path):
     lines = log.read_text("utf-8").splitlines()
     end = next(i for i, line in enumerate(lines) if '"RewardChosen"' in line or '"GameEnded"' in line)
     cut = [json.loads(x) for x in lines[:end - 5]]
-    from ledger.logfile import seal
+    from replay.logfile import seal
     write_log(log, seal(cut))
     res = add_game(c, log, tmp_path)
     assert res.entry is None and "RL-CAMPAIGN-ORDER" in [f.rule for f in res.findings]
@@ -115,7 +115,7 @@ def test_RL_CAMPAIGN_WORLD_a_log_changed_after_it_was_added_is_found(tmp_path):
     log = play(tmp_path, c, 1)
     add_game(c, log, tmp_path)
     envs = [json.loads(x) for x in log.read_text("utf-8").splitlines()]
-    from ledger.logfile import seal
+    from replay.logfile import seal
     write_log(log, seal(envs[:-1]))                                  # the seed line dropped: a new head
     audits = audit_campaign(c, tmp_path)
     assert "RL-CAMPAIGN-ORDER" in [f.rule for f in audits[0].findings]

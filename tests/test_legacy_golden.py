@@ -7,7 +7,7 @@ from engine.risk_legacy import world as W
 from engine.risk_legacy.combat import Modifier, final_dice
 from engine.risk_legacy.engine import population_of, recruit_total, roll_result
 from engine.risk_legacy.state import START, Terr
-from ledger.logfile import read_log_text
+from replay.logfile import read_log_text
 from ledger.record import LogRecorder
 from replay.judge import judge
 from tests.test_legacy_helpers import (

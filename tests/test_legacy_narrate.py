@@ -31,7 +31,7 @@ def test_the_board_reads_as_lines():
 
 
 def test_the_setup_heading_names_what_a_risk_legacy_setup_holds():
-    from ledger.logfile import read_log
+    from replay.logfile import read_log
     from replay.judge import judge
     from replay.narrate import narrate
     root = Path(__file__).resolve().parent.parent

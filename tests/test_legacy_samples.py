@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from ledger.campaign import audit_campaign, load_campaign
 from ledger.cli import app
-from ledger.logfile import read_log
+from replay.logfile import read_log
 from replay.judge import judge
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs" / "legacy"

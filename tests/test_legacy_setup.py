@@ -63,13 +63,13 @@ def test_RL_START_WORLD_the_declared_digest_is_the_worlds():
     assert wrong == ["RL-START-WORLD"]
 
 
-def test_RL_START_a_log_starts_with_GameStarted():
-    from ledger.logfile import read_log_text
+def test_LOG_START_a_legacy_log_starts_with_GameStarted():
+    from replay.logfile import read_log_text
     from replay.judge import judge
     j = judge(read_log_text('{"v":1,"game":"g","seq":0,"type":"TurnEnded","actor":"ann","payload":{}}\n'))
-    assert [f.rule for f in j.findings][-1] == "RE-START" and j.fatal
-    # the generic driver names RE-START for every ruleset; Risk Legacy's own start rule is its twin
-    assert "RL-START" in [r.id for r in RULESET.rules]
+    assert [f.rule for f in j.findings][-1] == "LOG-START" and j.fatal
+    # the log format's rule, not a game's: no ruleset keeps a twin of it
+    assert "RL-START" not in [r.id for r in RULESET.rules]
 
 
 # --- RL-CUSTOMIZE --------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from engine.risk_legacy import world as W
 from engine.risk_legacy.engine import stars, troops_of
 from engine.risk_legacy.legal import candidate_moves, is_accepted, legal_moves
 from ledger.legacy_sim import play_game, random_world
-from ledger.logfile import format_line, read_log_text
+from replay.logfile import format_line, read_log_text
 from replay.judge import judge
 
 
@@ -90,7 +90,7 @@ DRAWS = ("CardsLaidOut", "CardRevealed", "EventCardDrawn", "MissionRevealed")
 
 
 def _sealed_text(envs) -> str:
-    from ledger.logfile import seal
+    from replay.logfile import seal
     return "".join(format_line(e) + "\n" for e in seal(envs))
 
 

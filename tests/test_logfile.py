@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.core.canonical import canonical_json, sha256_hex
-from ledger.logfile import (
+from replay.logfile import (
     ENVELOPE_KEYS,
     LOG_RULES,
     LogFileError,
@@ -779,7 +779,7 @@ def test_the_reader_never_raises_on_garbage(text):
 # --- the fast JSON path (orjson) reads exactly what json reads ---------------------------------
 
 def _stdlib_reader(monkeypatch):
-    import ledger.logfile as lf
+    import replay.logfile as lf
     monkeypatch.setattr(lf, "orjson", None)
     monkeypatch.setattr(lf, "_parse_line", lf._make_parse_line())
 

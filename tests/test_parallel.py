@@ -13,7 +13,7 @@ import ledger.ingest as ingest_module
 import ledger.parallel as parallel
 from ledger.cli import app
 from ledger.ingest import ingest_paths, log_paths
-from ledger.logfile import read_log
+from replay.logfile import read_log
 from ledger.parallel import ordered_map
 from ledger.store import judge_for_store, open_store, read_fingerprint
 

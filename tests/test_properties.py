@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.risk_europe.board import default_data
-from ledger.logfile import format_line, read_log_text, seal
+from replay.logfile import format_line, read_log_text, seal
 from ledger.simulate import simulate_game
 from ledger.cli import verdict
 from replay.judge import judge

@@ -14,7 +14,7 @@ from engine.risk_europe import RULESET
 from engine.risk_europe.board import MISSIONS_EXAMPLE, MISSIONS_TEMPLATE, load_data, shipped_file
 from engine.risk_europe.engine import crowns
 from engine.risk_europe.missions import MissionDataError
-from ledger.logfile import format_line, make_envelope, read_log_text, seal
+from replay.logfile import format_line, make_envelope, read_log_text, seal
 from replay.judge import judge
 from tests.re_helpers import (
     SEATS, commit_all, ev, fold, held, rules_of, setup_events, start_variant, with_board, with_player,

@@ -9,7 +9,7 @@ from engine.risk_europe.board import default_data
 from engine.risk_europe.engine import crowns, has_tile
 from engine.risk_europe.events import PAYLOADS
 from engine.risk_europe.state import Units
-from ledger.logfile import format_line, make_envelope, read_log_text, seal
+from replay.logfile import format_line, make_envelope, read_log_text, seal
 from replay.judge import judge
 from tests.re_helpers import SEATS, ev, fold, placed, rules_of, start
 
@@ -35,27 +35,27 @@ def bid_won_by_blue():
     return fold(start(), *bids(2, 0, 1, 0))
 
 
-# --- RE-START ---------------------------------------------------------------------------------
+# --- LOG-START (the log format's rule, the same for every ruleset) ---------------------------------------------------------------------------------
 
 def judge_envelopes(*typed):
     envelopes = [make_envelope("g", i, t, a, p) for i, (t, a, p) in enumerate(typed)]
     return judge(read_log_text("\n".join(format_line(e) for e in seal(envelopes)) + "\n"))
 
 
-def test_RE_START_a_log_starts_with_GameStarted():
+def test_LOG_START_a_log_starts_with_GameStarted():
     j = judge_envelopes(("GameStarted", None, {"ruleset": "risk-europe", "players": [{"id": p} for p in SEATS]}),
                         ("BidPlaced", "blue", {"amount": 1}))
     assert [f.rule for f in j.findings] == [] and j.fatal is None
 
 
-def test_RE_START_a_log_starting_with_another_event_is_not_judged():
+def test_LOG_START_a_log_starting_with_another_event_is_not_judged():
     j = judge_envelopes(("BidPlaced", "blue", {"amount": 1}))
-    assert [f.rule for f in j.findings] == ["RE-START"] and j.fatal
+    assert [f.rule for f in j.findings] == ["LOG-START"] and j.fatal
 
 
-def test_RE_START_an_unknown_ruleset_is_not_judged():
+def test_LOG_START_an_unknown_ruleset_is_not_judged():
     j = judge_envelopes(("GameStarted", None, {"ruleset": "chess", "players": [{"id": "w"}]}))
-    assert [f.rule for f in j.findings] == ["RE-START"]
+    assert [f.rule for f in j.findings] == ["LOG-START"]
 
 
 # --- RE-START-PLAYERS, RE-START-VARIANT, RE-START-DATA ---------------------------------------

@@ -8,7 +8,7 @@ from dataclasses import replace
 from engine.risk_europe import RULESET
 from engine.risk_europe.engine import crowns
 from engine.risk_europe.state import Battle, Terr, Units
-from ledger.logfile import read_log
+from replay.logfile import read_log
 from replay.judge import judge
 from tests.re_helpers import SEATS, commit_all, ev, fold, placed, rules_of, start
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from ledger.logfile import read_log
+from replay.logfile import read_log
 from replay.judge import judge
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from engine.risk_europe.variants import parse_variant
-from ledger.logfile import read_log
+from replay.logfile import read_log
 from replay.judge import judge
 from replay.narrate import narrate
 
@@ -115,7 +115,7 @@ def test_the_variant_samples_are_rebuilt_byte_for_byte():
 
 
 def test_the_simulated_variant_games_are_what_the_simulator_plays():
-    from ledger.logfile import format_line
+    from replay.logfile import format_line
     from ledger.simulate import play_game
     name = "var-mercenaries-2p.jsonl"
     text = (SAMPLES / name).read_text("utf-8")

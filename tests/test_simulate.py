@@ -20,7 +20,7 @@ from engine.risk_europe.legal import (
 )
 from engine.risk_europe.state import Units
 from ledger.cli import app
-from ledger.logfile import read_log, read_log_text
+from replay.logfile import read_log, read_log_text
 from ledger.simulate import MAX_ROUNDS, play_game, simulate_game, simulate_games
 from replay.judge import judge
 from tests.re_helpers import DEFAULT_CARDS, commit_all, ev, fold, placed
@@ -221,7 +221,7 @@ def test_cli_simulates_risk_legacy_games_that_audit_clean(tmp_path):
     import json
     report = json.loads(r.output)
     assert report["ruleset"] == "risk-legacy" and len(report["games"]) == 1
-    from ledger.logfile import read_log
+    from replay.logfile import read_log
     from replay.judge import judge
     j = judge(read_log(tmp_path / "game-0001.jsonl"))
     assert j.findings == [] and j.ruleset == "risk-legacy"

@@ -22,7 +22,7 @@ from ledger.campaign import (
 )
 from ledger.cli import app
 from ledger.ingest import in_campaign_order, ingest_paths
-from ledger.logfile import read_log
+from replay.logfile import read_log
 from ledger.store import load_log_from_store, open_store
 from replay.judge import judge
 

@@ -62,7 +62,7 @@ def test_ingest_twice_is_a_no_op_and_a_longer_log_extends(tmp_path, db):
 
 def test_ingest_refuses_a_contradicting_log_naming_file_and_seq(tmp_path, db):
     """game42 with one die changed and the log re-sealed: a different history of the same game."""
-    from ledger.logfile import format_line, seal
+    from replay.logfile import format_line, seal
     envs = [json.loads(line) for line in (SAMPLES / "game42.jsonl").read_text("utf-8").splitlines()]
     envs[158]["payload"]["rolls"]["blue"] = [3, 6]
     for e in envs:

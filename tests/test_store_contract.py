@@ -9,7 +9,7 @@ import pytest
 from freezegun import freeze_time
 
 from engine.risk_europe import RULESET
-from ledger.logfile import format_line, read_log, read_log_text
+from replay.logfile import format_line, read_log, read_log_text
 from ledger.store import (
     ConcurrencyConflict, EventStore, GameNotFound, InvalidAppend, load_log_from_store, open_store,
 )
@@ -28,7 +28,7 @@ def other_history(game_id: str, from_seq: int) -> list[dict]:
     """The same game with a different event at `from_seq` (its time), re-sealed."""
     envelopes = game(game_id)
     envelopes[from_seq] = dict(envelopes[from_seq], at="2026-03-14T21:00:00Z")
-    from ledger.logfile import seal
+    from replay.logfile import seal
     return seal(envelopes)
 
 

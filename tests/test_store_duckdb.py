@@ -11,7 +11,7 @@ import polars as pl
 import pytest
 
 import ledger.store as store_module
-from ledger.logfile import event_hash, format_line, read_log, read_log_text, seal
+from replay.logfile import event_hash, format_line, read_log, read_log_text, seal
 from ledger.store import (
     ConcurrencyConflict, DuckDBStore, StoreError, open_store,
 )

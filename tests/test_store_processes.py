@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from ledger.logfile import read_log
+from replay.logfile import read_log
 from ledger.store import ConcurrencyConflict, StoreBusy, open_store
 from tests.test_store_support import game, write_games
 

@@ -6,7 +6,7 @@ import json
 from functools import lru_cache
 from pathlib import Path
 
-from ledger.logfile import format_line, seal
+from replay.logfile import format_line, seal
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_logs"
 GAME42 = SAMPLES / "game42.jsonl"

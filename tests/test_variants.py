@@ -17,7 +17,7 @@ from engine.risk_europe.chance import DrawError, draw, draw_with, uniform
 from engine.risk_europe.events import PAYLOADS
 from engine.risk_europe.legal import candidate_moves, chance_needed, legal_moves
 from engine.risk_europe.variants import VARIANTS, VariantError, parse_variant
-from ledger.logfile import format_line, read_log, read_log_text
+from replay.logfile import format_line, read_log, read_log_text
 from ledger.simulate import armies_for, play_game, simulate_game, simulate_games
 from replay.judge import judge
 from tests.re_helpers import ev, rules_of

@@ -13,6 +13,9 @@ class Rule:
     id: str
     section: str
     text: str
+    topic: str = ""
+    """What shared code may ask of the rule without knowing the game: "seed" marks the rule that
+    every die of a seeded game is the one its revealed seed gives (verify's dice line)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +56,10 @@ class RuleBook:
 
     def __len__(self) -> int:
         return len(self._rules)
+
+    def ids_about(self, topic: str) -> frozenset[str]:
+        """The ids of the rules marked with `topic` (see `Rule.topic`)."""
+        return frozenset(r.id for r in self._rules.values() if r.topic == topic)
 
     def violation(self, rule_id: str, message: str, *, blocking: bool = True) -> Violation:
         """A Violation of rule `rule_id` (which must exist) with a specific message."""

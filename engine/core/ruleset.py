@@ -1,6 +1,7 @@
-"""The engine contract: a ruleset is a plain record of pure functions (a "decider").
+"""The engine contract: a ruleset is a plain record of pure functions (a "decider"), and the only
+door through which the rest of the product reaches a game.
 
-`replay/`, `ledger/` and the simulator call only this record, never a ruleset's internals:
+`replay/`, `ledger/` and `analytics/` call only this record, never a ruleset's internals:
 
     state = rs.initial_state(start_payload, data)      # from the game's first event
     problems = rs.check(state, event)                  # every violation, [] when legal
@@ -9,13 +10,19 @@
     state = rs.conclude(state)                         # the log ended: settle what needs no decision
     rs.result(state)                                   # None while the game goes on
     rs.digest(state)                                   # stable hash of the state, one per step
+
+Rulesets are found through the Python entry-point group `ledger.rulesets` (name -> "module:RULESET"),
+so a game can ship as its own installed distribution; the built-in ones register the same way in
+pyproject.toml. `register_ruleset` adds one for the life of the process (tests, embedding apps).
 """
 
 from __future__ import annotations
 
 import importlib
+from contextlib import contextmanager
+from importlib.metadata import entry_points
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Iterator, Mapping
 
 from engine.core.events import Event
 from engine.core.rules import RuleBook, Violation
@@ -35,6 +42,26 @@ class GameResult:
     def as_dict(self) -> dict[str, Any]:
         return {"winners": list(self.winners), "reason": self.reason, "round": self.round,
                 "detail": dict(self.detail)}
+
+
+@dataclass(frozen=True)
+class DataOption:
+    """A data file a ruleset can judge with instead of its shipped one: `--<key> FILE` on the
+    command line, `load_data(<key>=path)` in code."""
+
+    key: str
+    help: str
+
+
+def declared_winners_of(payload: Any) -> tuple[str, ...]:
+    """The winners a result claim names: `{"winners": [..]}` or `{"winner": ".."}` (the log format's
+    GameEnded claim; docs/log-format.md)."""
+    if not isinstance(payload, dict):
+        return ()
+    names = payload.get("winners")
+    if isinstance(names, list):
+        return tuple(str(n) for n in names)
+    return (payload["winner"],) if isinstance(payload.get("winner"), str) else ()
 
 
 @dataclass(frozen=True)
@@ -68,6 +95,40 @@ class Ruleset:
     """One line of text for an event (type, actor, payload as logged), for replays."""
     board_lines: Callable[[dict], list[str]] | None = None
     """The compact board (`snapshot`'s view) as lines of text, for replays."""
+    data_options: tuple[DataOption, ...] = ()
+    """The data files a user may correct (`load_data(**{key: path})`), offered by the CLI."""
+    result_event: str | None = "GameEnded"
+    """The event type whose payload declares the result (a claim the judge checks), if any."""
+    declared_winners: Callable[[Any], tuple[str, ...]] = declared_winners_of
+    """The winners a `result_event` payload declares."""
+    seed_event: str | None = "SeedRevealed"
+    """The event type that reveals the dice seed (payload `{"seed": ...}`), when the game has seeded
+    chance (engine/core/dice.py); `reveal_seed` checks it against the published commitment."""
+
+    # --- beyond judging: what the rest of the product asks of a game (None: the game has none) ---
+    phase_heading: Callable[[str, int, int], str] | None = None
+    """The replay's heading for a (phase, round, turn) position, e.g. "== Round 6: battles ==";
+    None: a generic heading from the position."""
+    view: Callable[[State, str | None], dict] | None = None
+    """The state as one seat (a player id) or a spectator (None) may see it: face-down cards,
+    secret bids, hidden missions and unrevealed scar cards redacted. None: nothing is hidden, the
+    view is `snapshot`."""
+    simulate: Callable[[int, str, Mapping[str, str]], Any] | None = None
+    """Seeded bots play one whole game with the engine's legal moves: (seed, game id, options such
+    as {"variant": "teams"}) -> engine.core.projection.SimulatedGame. Same seed, same bytes."""
+    simulate_options: tuple[DataOption, ...] = ()
+    """The options `simulate` accepts (e.g. "variant"), for the CLI."""
+    projections: tuple[Any, ...] = ()
+    """The analytics tables the fold fills (engine.core.projection.Projection), created by the store."""
+    fold: Callable[[Any, Any], Any] | None = None
+    """The analytics fold: (engine.core.projection.Rows, data) -> a Fold whose `observe` and
+    `finish` append rows to the projections' tables."""
+    odds: Callable[[str], Any] | None = None
+    """Exact odds of a battle described in words (`ledger odds "..."`): -> an object with
+    `as_dict()` and `lines()`; ValueError naming what could not be read."""
+    campaign: Any = None
+    """Campaign hooks, for a game played as one of a series on an evolving world (Risk Legacy):
+    an object the store and the `campaign` commands call; None for a game that stands alone."""
 
     def check(self, state: State, event: Event) -> list[Violation]:
         """Every violation `event` commits against `state` ([] when it is legal)."""
@@ -80,18 +141,66 @@ class Ruleset:
         return state if after is None else after
 
 
-_RULESETS = {
-    "risk-europe": "engine.risk_europe",
-    "risk-legacy": "engine.risk_legacy",
+_BUILT_IN = {
+    # The built-in rulesets, as pyproject.toml registers them, for a source tree that was not
+    # installed (an installed ledger finds them through the entry points like any other).
+    "risk-europe": "engine.risk_europe:RULESET",
+    "risk-legacy": "engine.risk_legacy:RULESET",
 }
+ENTRY_POINT_GROUP = "ledger.rulesets"
+
+_registered: dict[str, Ruleset] = {}
+_found: dict[str, str] | None = None
+
+
+def _targets() -> dict[str, str]:
+    """Every ruleset the installed distributions register: name -> "module:attribute"."""
+    global _found
+    if _found is None:
+        found = dict(_BUILT_IN)
+        for ep in entry_points(group=ENTRY_POINT_GROUP):
+            found[ep.name] = ep.value
+        _found = found
+    return _found
 
 
 def ruleset_names() -> list[str]:
     """The names a log may declare in its first event."""
-    return sorted(_RULESETS)
+    return sorted(set(_targets()) | set(_registered))
 
 
 def get_ruleset(name: str) -> Ruleset:
     """The ruleset record registered under `name`; KeyError if there is none."""
-    module = importlib.import_module(_RULESETS[name])
-    return module.RULESET
+    if name in _registered:
+        return _registered[name]
+    target = _targets()[name]
+    module, _, attr = target.partition(":")
+    rs = getattr(importlib.import_module(module), attr or "RULESET")
+    if not isinstance(rs, Ruleset) or rs.name != name:
+        raise KeyError(f"{target} is not the Ruleset record of {name!r}")
+    _registered[name] = rs
+    return rs
+
+
+def rulesets() -> list[Ruleset]:
+    """Every registered ruleset's record, by name."""
+    return [get_ruleset(n) for n in ruleset_names()]
+
+
+def register_ruleset(rs: Ruleset) -> None:
+    """Make `rs` known under `rs.name` for the life of the process (as an entry point would)."""
+    _registered[rs.name] = rs
+
+
+@contextmanager
+def registered(rs: Ruleset) -> Iterator[Ruleset]:
+    """`rs` registered inside a `with` block only (tests)."""
+    before = _registered.get(rs.name)
+    _registered[rs.name] = rs
+    try:
+        yield rs
+    finally:
+        if before is None:
+            _registered.pop(rs.name, None)
+        else:
+            _registered[rs.name] = before

@@ -26,8 +26,6 @@ MISSIONS = "Kingdom Missions Play Variant (p.19)"
 
 RULES = RuleBook("risk-europe", [
     # --- the log as a game record -------------------------------------------------------------
-    Rule("RE-START", LOGFMT, "A game log starts with one GameStarted event naming the ruleset, "
-         "the variant and the players in clockwise seat order."),
     Rule("RE-START-PLAYERS", SETUP, "The basic game and team play have four players, the 3- and "
          "2-player games one and two Mercenary Armies besides; every army has a distinct id."),
     Rule("RE-START-VARIANT", "2- and 3-Player Games (p.20), Team Gameplay (p.22), Kingdom Missions (p.19)",
@@ -43,7 +41,7 @@ RULES = RuleBook("risk-europe", [
     Rule("RE-GAME-OVER", WINNING, "Nothing is played after the game has ended."),
     Rule("RE-DICE-FACES", BATTLES, "A die shows a whole number from 1 to 6."),
     Rule("RE-DICE-SEED", "ledger dice commitments (docs/log-format.md)", "In a seeded game every die "
-         "is the next value of the declared seed's stream."),
+         "is the next value of the declared seed's stream.", topic="seed"),
     # --- setup --------------------------------------------------------------------------------
     Rule("RE-SETUP-COINS", SETUP, "Each player starts with five silver coins, one crown and one castle."),
     Rule("RE-BID-AMOUNT", SETUP, "A bid for first player is a whole number of coins from 0 to the "

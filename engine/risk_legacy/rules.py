@@ -39,8 +39,6 @@ LOGFMT = "ledger log format v1 (docs/log-format.md)"
 
 RULES = RuleBook("risk-legacy", [
     # --- the log as a game record -------------------------------------------------------------
-    Rule("RL-START", LOGFMT, "A game log starts with one GameStarted event naming the ruleset and "
-         "the players in clockwise seat order."),
     Rule("RL-START-PLAYERS", "Cover: 3-5 Players", "A game has 3 to 5 players, each with a distinct id."),
     Rule("RL-START-DATA", LOGFMT, "A board or rules digest declared by the log must be the data the game "
          "is judged with."),
@@ -54,7 +52,7 @@ RULES = RuleBook("risk-legacy", [
     Rule("RL-GAME-OVER", END, "Nothing is played after the game has ended but the rewards."),
     Rule("RL-DICE-FACES", ATTACK, "A die shows a whole number from 1 to 6."),
     Rule("RL-DICE-SEED", "ledger dice commitments (docs/log-format.md)", "In a seeded game every die is "
-         "the next value of the declared seed's stream."),
+         "the next value of the declared seed's stream.", topic="seed"),
     Rule("RL-CHANCE-DRAW", DRAWS, "A random draw (the Scar deal, the Territory cards laid out or "
          "revealed, an Event or Mission card) is a chance event: its dice, when recorded, are exactly "
          "those the draw rule takes to draw the recorded cards from the pool (an Event or Mission card: "

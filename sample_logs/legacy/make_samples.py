@@ -22,7 +22,7 @@ from engine.risk_legacy import world as W  # noqa: E402
 from engine.risk_legacy.board import default_data  # noqa: E402
 from ledger.campaign import Campaign, add_game, save_campaign  # noqa: E402
 from ledger.legacy_sim import play_game, simulate_campaign  # noqa: E402
-from ledger.logfile import format_line, seal  # noqa: E402
+from replay.logfile import format_line, seal  # noqa: E402
 
 NAME = "earth"
 SEED = 57
@@ -89,7 +89,7 @@ def recruit_count(path: Path) -> str:
     """A recruit that places two troops more than the rules give (the claim says the right number):
     the first such recruit after the opening whose extra troops change nothing else, so the log has
     exactly one finding."""
-    from ledger.logfile import read_log_text
+    from replay.logfile import read_log_text
     from replay.judge import judge
     base = _renamed(_lines(path), f"{NAME}-02-recruit-count")
     for i, e in enumerate(base):
@@ -125,7 +125,7 @@ def draw_die(path: Path) -> str:
     """One die of a card revealed into slot 1 changed, the log sealed again: the dice now draw
     another card than the one the log shows, and are not the seed's (RL-CHANCE-DRAW and
     RL-DICE-SEED, both at that line)."""
-    from ledger.logfile import read_log_text
+    from replay.logfile import read_log_text
     from replay.judge import judge
     base = _renamed(_lines(path), f"{NAME}-01-draw-die")
     for i, e in enumerate(base):

@@ -59,6 +59,7 @@ LOG_RULES: dict[str, str] = {
     "LOG-HASH": "a line's content does not match its own hash: it was edited after sealing",
     "LOG-CHAIN": "a line's prev is not the hash of the event before it",
     "LOG-UNSEALED": "some or all events have no prev/hash, so the chain cannot be checked",
+    "LOG-START": "the first event is not a GameStarted naming a ruleset this ledger knows",
 }
 
 # A problem under one of these rules means the hash chain does not vouch for the log.

@@ -1,0 +1,95 @@
+"""A third ruleset that ships as its own distribution: Nim (tests/toy_nim), registered through the
+`ledger.rulesets` entry-point group exactly as an installed package would register, and judged,
+replayed, stored and counted by the unchanged `ledger` commands."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from engine.core import ruleset as registry
+from ledger.cli import app
+from replay.logfile import make_envelope, seal, write_log
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def nim_installed(tmp_path, monkeypatch):
+    """A dist-info folder on sys.path whose entry point names tests.toy_nim:RULESET."""
+    site = tmp_path / "site"
+    info = site / "toy_nim-0.0.1.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: toy-nim\nVersion: 0.0.1\n")
+    (info / "entry_points.txt").write_text("[ledger.rulesets]\ntoy-nim = tests.toy_nim:RULESET\n")
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.setattr(registry, "_found", None)        # look the entry points up again
+    monkeypatch.setattr(registry, "_registered", {})
+    yield
+    sys.modules.pop("tests.toy_nim", None)
+
+
+def nim_log(path: Path, game: str, takes: list[tuple[str, int]], winner: str | None) -> Path:
+    envs = [make_envelope(game, 0, "GameStarted", None,
+                          {"ruleset": "toy-nim", "players": [{"id": "ann"}, {"id": "bob"}], "stones": 7})]
+    for who, n in takes:
+        envs.append(make_envelope(game, len(envs), "StonesTaken", who, {"count": n}))
+    envs.append(make_envelope(game, len(envs), "GameEnded", None, {"winner": winner}))
+    write_log(path, seal(envs))
+    return path
+
+
+def run(*args: str):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def test_the_toy_ruleset_is_found_through_its_entry_point(nim_installed):
+    assert "toy-nim" in registry.ruleset_names()
+    assert registry.get_ruleset("toy-nim").title == "Nim (a test ruleset)"
+
+
+def test_audit_verify_replay_ingest_games_stats_work_on_the_toy_game(nim_installed, tmp_path):
+    good = nim_log(tmp_path / "good.jsonl", "nim-1", [("ann", 3), ("bob", 1), ("ann", 3)], "ann")
+    bad = nim_log(tmp_path / "bad.jsonl", "nim-2", [("ann", 3), ("ann", 2), ("bob", 4), ("bob", 2)], "bob")
+    db = tmp_path / "nim.duckdb"
+
+    r = run("verify", good)
+    assert r.exit_code == 0, r.output
+    assert "the rules give ann" in r.output
+
+    r = run("audit", bad, "--json")
+    assert r.exit_code == 1, r.output
+    out = json.loads(r.output)
+    rules = [(f["line"], f["rule"]) for f in out["findings"]]
+    assert rules == [(3, "NIM-TURN"), (4, "NIM-TAKE")]
+
+    r = run("verify", bad, "--winner", "ann")
+    assert r.exit_code == 1 and "NIM-TURN" in r.output
+
+    r = run("replay", good)
+    assert r.exit_code == 0, r.output
+    assert "ann takes 3; 0 left: ann wins" in r.output
+
+    r = run("replay", good, "--json")
+    steps = json.loads(r.output)
+    assert len(steps["steps"] if isinstance(steps, dict) else steps) == 4
+
+    r = run("ingest", good, bad, "--db", db)
+    assert r.exit_code in (0, 1), r.output
+    r = run("games", "--db", db, "--json")
+    assert r.exit_code == 0, r.output
+    games = {g["game"]: g for g in json.loads(r.output)}
+    assert set(games) == {"nim-1", "nim-2"}
+    assert games["nim-1"]["ruleset"] == "toy-nim" and games["nim-1"]["winners"] == ["ann"]
+    assert games["nim-2"]["findings"] == 2
+
+    r = run("verify", "nim-1", "--db", db)
+    assert r.exit_code == 0, r.output
+
+    r = run("stats", "--db", db, "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)
