@@ -306,6 +306,7 @@ def _check_lines(lines: list[str], undecodable: dict[int, str], name: str) -> Lo
     previous: RawEvent | None = None  # the last passed-on event
     first_by_seq: dict[int, RawEvent] = {}
     repeats_by_seq: dict[int, list[RawEvent]] = {}
+    contents: dict[int, tuple[int, dict[str, RawEvent]]] = {}  # seq -> (events indexed, by content)
     dropped_since_previous: int | None = None  # first line dropped after `previous`
     unsealed_count = 0
     first_unsealed: RawEvent | None = None
@@ -391,7 +392,7 @@ def _check_lines(lines: list[str], undecodable: dict[int, str], name: str) -> Lo
 
         # An exact repeat of an earlier line with the same seq is dropped (a re-sent event).
         if seq <= max_seq and seq in first_by_seq:
-            earlier = _same_content_as(envelope, seq, first_by_seq, repeats_by_seq)
+            earlier = _same_content_as(envelope, seq, first_by_seq, repeats_by_seq, contents)
             if earlier is not None:
                 problems.append(LogProblem(
                     line, seq, "LOG-SEQ-DUPLICATE",
@@ -522,7 +523,8 @@ def _excerpt(raw: str) -> str:
 
 def _json_error(exc: ValueError | RecursionError) -> str:
     if isinstance(exc, json.JSONDecodeError):
-        return f"not valid JSON ({exc.msg} at col {exc.colno})"
+        # json says "Unterminated string starting at" and then gives the place: one "at"
+        return f"not valid JSON ({exc.msg.removesuffix(' at')} at col {exc.colno})"
     if isinstance(exc, RecursionError):
         return "not valid JSON (nested too deeply)"
     return f"not valid JSON ({exc})"
@@ -645,14 +647,19 @@ def _is_unicode(envelope: dict) -> bool:
 
 def _same_content_as(
     envelope: dict, seq: int, first_by_seq: dict[int, RawEvent],
-    repeats_by_seq: dict[int, list[RawEvent]],
+    repeats_by_seq: dict[int, list[RawEvent]], contents: dict[int, tuple[int, dict[str, RawEvent]]],
 ) -> RawEvent | None:
-    """The earlier event with this seq whose envelope is canonically equal, if any."""
-    text = canonical_json(envelope)
-    for earlier in [first_by_seq[seq], *repeats_by_seq.get(seq, ())]:
-        if canonical_json(_loads(earlier.raw)) == text:
-            return earlier
-    return None
+    """The earlier event with this seq whose envelope is canonically equal, if any.
+
+    Each earlier event is put in canonical form once, the first time a later line shares its
+    seq, and indexed by it: a file of many games (every seq repeated once a game) is read in
+    linear time, not by comparing each line with every earlier one."""
+    same_seq = [first_by_seq[seq], *repeats_by_seq.get(seq, ())]
+    done, by_content = contents.get(seq, (0, {}))
+    for earlier in same_seq[done:]:
+        by_content.setdefault(canonical_json(_loads(earlier.raw)), earlier)
+    contents[seq] = (len(same_seq), by_content)
+    return by_content.get(canonical_json(envelope))
 
 
 def _out_of_order(
@@ -731,7 +738,7 @@ def _broken_link(
 
 def _unsealed(count: int, total: int, first: RawEvent | None) -> LogProblem:
     if count == total or first is None:
-        events = "the only event is" if total == 1 else f"none of the {total} events is"
+        events = "the only event is not" if total == 1 else f"none of the {total} events is"
         return LogProblem(
             None, None, "LOG-UNSEALED",
             f'{events} sealed (no "prev"/"hash"); the hash chain cannot be checked',

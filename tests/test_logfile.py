@@ -811,3 +811,37 @@ def test_fast_and_stdlib_readers_agree_on_every_sample_and_on_tricky_lines(monke
         assert a == b, a.name
     tricky = fast[-1]
     assert tricky.problems == [] and [e.payload["n"] for e in tricky.events][:2] == [2**70, -(2**63) - 1]
+
+
+def test_a_file_of_many_games_is_read_in_linear_time(monkeypatch):
+    """Every seq repeats once a game in a file of concatenated games: each line is put in
+    canonical form a bounded number of times, not compared with every earlier line (#16)."""
+    import replay.logfile as lf
+    base = (Path(__file__).resolve().parent.parent / "sample_logs")
+    games = [p.read_text(encoding="utf-8") for p in sorted(base.glob("sim-*.jsonl"))]
+    calls = {"n": 0}
+    real = lf.canonical_json
+
+    def counting(value):
+        calls["n"] += 1
+        return real(value)
+
+    monkeypatch.setattr(lf, "canonical_json", counting)
+    for copies in (1, 4):
+        calls["n"] = 0
+        text = "".join(games * copies)
+        read = lf.read_log_text(text)
+        lines = text.count("\n")
+        assert read.problems                      # other games' lines are reported, not judged
+        assert calls["n"] <= 2 * lines, (copies, calls["n"], lines)
+
+
+def test_messages_read_as_sentences():
+    """#16: "starting at at col", and "the only event is sealed" for an unsealed one."""
+    good = '{"v":1,"game":"g","seq":0,"type":"X","actor":null,"payload":{}}\n'
+    cut = read_log_text(good + '{"v":1,"game":"g","seq":1,"type":"X","actor":null,"payload":{"a":"b}}\n')
+    bad = [p.message for p in cut.problems if p.rule == "LOG-JSON"]
+    assert "string starting at col" in bad[0] and "at at" not in bad[0], bad
+    one = read_log_text('{"v":1,"game":"g","seq":0,"type":"X","actor":null,"payload":{}}\n')
+    unsealed = [p for p in one.problems if p.rule == "LOG-UNSEALED"]
+    assert unsealed[0].message.startswith("the only event is not sealed")
