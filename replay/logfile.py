@@ -82,7 +82,19 @@ _EXPECTED = {
 }
 _EXCERPT_CHARS = 60
 
-_loads = json.loads
+
+
+class _NotJson(ValueError):
+    """A value json reads but JSON does not have (NaN, Infinity), or a number too long to read."""
+
+
+def _no_constant(name: str) -> Any:
+    raise _NotJson(f"{name} is not a JSON number")
+
+
+# json reads NaN, Infinity and -Infinity by default; a log line is standard JSON (RFC 8259).
+_DECODER = json.JSONDecoder(parse_constant=_no_constant)
+_loads = _DECODER.decode
 _sha256 = hashlib.sha256
 
 
@@ -125,7 +137,7 @@ def _make_parse_line() -> Callable[[str], tuple[Any, str | None]]:
     json's own path scans from col 0 directly: json.loads wraps the scanner in two whitespace
     regex matches that a written line does not need; anything unusual goes through json.loads.
     """
-    scan_once = json.scanner.make_scanner(json.JSONDecoder())
+    scan_once = json.scanner.make_scanner(_DECODER)
 
     def stdlib_parse_line(raw: str) -> Any:
         try:
@@ -300,6 +312,7 @@ def _check_lines(lines: list[str], undecodable: dict[int, str], name: str) -> Lo
     nonblank = 0
     looks_like_a_log = False
     first_line_seen: str | None = None
+    unparsed: list[str] = []  # lines that are not JSON at all
 
     game: str | None = None
     max_seq = -1
@@ -332,6 +345,7 @@ def _check_lines(lines: list[str], undecodable: dict[int, str], name: str) -> Lo
             envelope, proven_hash = _parse_line(raw)
         except (ValueError, RecursionError) as exc:
             problems.append(_unparsable(line, raw, _json_error(exc), cut_short))
+            unparsed.append(raw)
             dropped_since_previous = dropped_since_previous or line
             continue
         if type(envelope) is not dict:
@@ -481,7 +495,7 @@ def _check_lines(lines: list[str], undecodable: dict[int, str], name: str) -> Lo
     if nonblank == 0:
         problem = LogProblem(None, None, "LOG-EMPTY", "the file has no events (no non-blank lines)")
         return LogRead(name, [], [problem], sealed=False, chain_ok=False, head=None)
-    if not looks_like_a_log:
+    if not looks_like_a_log and not _reads_like_events(unparsed):
         problem = LogProblem(
             None, None, "LOG-NOT-A-LOG",
             f"not a ledger log: none of its {nonblank} non-blank lines is a JSON object with "
@@ -507,6 +521,12 @@ def _check_lines(lines: list[str], undecodable: dict[int, str], name: str) -> Lo
     return LogRead(name, events, found, sealed=sealed, chain_ok=chain_ok, head=head)
 
 
+def _reads_like_events(lines: list[str]) -> bool:
+    """Whether a line that is not JSON still names the keys of an event: then the file is a log
+    with unreadable lines, each reported with its reason, not "not a log"."""
+    return any('"type"' in raw and '"payload"' in raw for raw in lines)
+
+
 def _problem_order(problem: LogProblem) -> int:
     return 0 if problem.line is None else problem.line
 
@@ -527,6 +547,10 @@ def _json_error(exc: ValueError | RecursionError) -> str:
         return f"not valid JSON ({exc.msg.removesuffix(' at')} at col {exc.colno})"
     if isinstance(exc, RecursionError):
         return "not valid JSON (nested too deeply)"
+    if isinstance(exc, _NotJson):
+        return f"not valid JSON ({exc})"
+    if "int_max_str_digits" in str(exc) or "digits" in str(exc) and "integer" in str(exc):
+        return "not valid JSON for a log (a number with more than 4,300 digits)"
     return f"not valid JSON ({exc})"
 
 
@@ -788,7 +812,7 @@ def format_line(envelope: dict) -> str:
     for key, value in envelope.items():
         if key not in _KNOWN_KEYS:
             ordered[key] = value
-    return json.dumps(ordered, ensure_ascii=False, separators=(",", ":"))
+    return json.dumps(ordered, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 
 
 def write_log(path: str | Path, envelopes: list[dict]) -> None:

@@ -845,3 +845,34 @@ def test_messages_read_as_sentences():
     one = read_log_text('{"v":1,"game":"g","seq":0,"type":"X","actor":null,"payload":{}}\n')
     unsealed = [p for p in one.problems if p.rule == "LOG-UNSEALED"]
     assert unsealed[0].message.startswith("the only event is not sealed")
+
+
+@pytest.mark.parametrize("value,says", [
+    ("NaN", "NaN is not a JSON number"),
+    ("-Infinity", "-Infinity is not a JSON number"),
+    ("1" * 5000, "a number with more than 4,300 digits"),
+])
+def test_values_json_has_not_are_unreadable_lines_with_a_plain_reason(value, says):
+    """#16: NaN was read (and then sealed and stored); a huge number leaked Python's advice."""
+    good = '{"v":1,"game":"g","seq":0,"type":"X","actor":null,"payload":{}}\n'
+    read = read_log_text(good + '{"v":1,"game":"g","seq":1,"type":"X","actor":null,"payload":{"n":' + value + '}}\n')
+    bad = [p for p in read.problems if p.rule == "LOG-JSON"]
+    assert len(bad) == 1 and bad[0].line == 2 and says in bad[0].message, read.problems
+    assert "set_int_max_str_digits" not in bad[0].message
+    assert [e.seq for e in read.events] == [0]
+
+
+def test_seal_refuses_a_log_with_nan_and_writes_nothing(tmp_path):
+    from typer.testing import CliRunner
+    from ledger.cli import app
+    log = tmp_path / "g.jsonl"
+    text = '{"v":1,"game":"g","seq":0,"type":"X","actor":null,"payload":{"n":NaN}}\n'
+    log.write_text(text)
+    r = CliRunner().invoke(app, ["seal", str(log)])
+    assert r.exit_code == 3 and "NaN" in r.output
+    assert log.read_text() == text
+
+
+def test_the_writer_never_writes_nan():
+    with pytest.raises(ValueError):
+        format_line({"v": 1, "game": "g", "seq": 0, "type": "X", "actor": None, "payload": {"n": float("nan")}})
