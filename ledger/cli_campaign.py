@@ -118,7 +118,7 @@ def new(
     from engine.risk_legacy import world as W
     from engine.risk_legacy.board import FACTIONS, default_data
     from ledger.campaign import SUFFIX, new_campaign, save_campaign
-    from ledger.legacy_sim import random_world
+    from engine.risk_legacy.sim import random_world
 
     data = default_data()
     path = out or Path(f"{name}{SUFFIX}")
@@ -322,7 +322,6 @@ def simulate(
     Example: ledger campaign simulate earth --games 5 --seed 3 --out earth/
     """
     from ledger.campaign import SUFFIX, Campaign, add_game, history, save_campaign
-    from ledger.legacy_sim import simulate_campaign
     from engine.risk_legacy.board import default_data
 
     try:
@@ -350,3 +349,19 @@ def simulate(
     for g in c.games:
         typer.echo(f"  game {g['game']}: {g['winner']} won ({g['reason']}), {g['events']} events, "
                    f"{len(g['changes'])} changes to the world")
+
+
+def simulate_campaign(name: str, games: int, seed: int, out_dir: Path) -> tuple[object, list[Path]]:
+    """Write a simulated campaign's games as game-01.jsonl, game-02.jsonl, ... into `out_dir`:
+    (the world before game 1, the paths)."""
+    from engine.risk_legacy.sim import campaign_world, play_campaign
+    from replay.logfile import write_log
+
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for i, game in enumerate(play_campaign(name, games, seed), 1):
+        path = out_dir / f"game-{i:02d}.jsonl"
+        write_log(path, game.envelopes)
+        paths.append(path)
+    return campaign_world(name, seed), paths

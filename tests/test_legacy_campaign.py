@@ -17,7 +17,7 @@ from ledger.campaign import (
     new_campaign, next_game_start, save_campaign,
 )
 from ledger.cli import app
-from ledger.legacy_sim import play_game
+from engine.risk_legacy.sim import play_game
 from replay.logfile import write_log
 
 DATA = default_data()

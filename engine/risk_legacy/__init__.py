@@ -20,6 +20,12 @@ def _data_digest(data: GameData) -> str:
     return f"board:{data.board_digest} rules:{data.rules_digest}"
 
 
+def _simulate(seed: int, game_id: str, options):
+    """RULESET.simulate (engine.risk_legacy.sim, loaded when first asked)."""
+    from engine.risk_legacy.sim import simulate
+    return simulate(seed, game_id, options)
+
+
 def world_of(state) -> World:
     """The world as a game's state has it now (after a finished game: the world the next game
     starts from)."""
@@ -47,6 +53,7 @@ RULESET = Ruleset(
     legal_moves=_legal.legal_moves,
     describe=_narrate.describe_event,
     board_lines=_narrate.board_lines,
+    simulate=_simulate,
 )
 
 __all__ = ["RULESET", "VERSION", "World", "WorldError", "customize", "default_data", "load_data",

@@ -21,7 +21,8 @@ sys.path.insert(0, str(HERE.parent.parent))
 from engine.risk_legacy import world as W  # noqa: E402
 from engine.risk_legacy.board import default_data  # noqa: E402
 from ledger.campaign import Campaign, add_game, save_campaign  # noqa: E402
-from ledger.legacy_sim import play_game, simulate_campaign  # noqa: E402
+from engine.risk_legacy.sim import play_game  # noqa: E402
+from ledger.cli_campaign import simulate_campaign  # noqa: E402
 from replay.logfile import format_line, seal  # noqa: E402
 
 NAME = "earth"
