@@ -7,6 +7,7 @@ from engine.risk_legacy import legal as _legal
 from engine.risk_legacy import narrate as _narrate
 from engine.risk_legacy.board import GameData, default_data, load_data
 from engine.risk_legacy.events import PAYLOADS
+from engine.risk_legacy.fold import PROJECTIONS
 from engine.risk_legacy.rules import RULES
 from engine.risk_legacy.snapshot import board_view, digest, snapshot
 from engine.risk_legacy.world import (
@@ -24,6 +25,12 @@ def _simulate(seed: int, game_id: str, options):
     """RULESET.simulate (engine.risk_legacy.sim, loaded when first asked)."""
     from engine.risk_legacy.sim import simulate
     return simulate(seed, game_id, options)
+
+
+def _fold(rows, data):
+    """RULESET.fold (engine.risk_legacy.fold, loaded when first asked)."""
+    from engine.risk_legacy.fold import fold
+    return fold(rows, data)
 
 
 def world_of(state) -> World:
@@ -54,6 +61,8 @@ RULESET = Ruleset(
     describe=_narrate.describe_event,
     board_lines=_narrate.board_lines,
     simulate=_simulate,
+    projections=PROJECTIONS,
+    fold=_fold,
 )
 
 __all__ = ["RULESET", "VERSION", "World", "WorldError", "customize", "default_data", "load_data",
