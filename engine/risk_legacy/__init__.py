@@ -5,6 +5,7 @@ from engine.core.ruleset import Ruleset
 from engine.risk_legacy import engine as _engine
 from engine.risk_legacy import legal as _legal
 from engine.risk_legacy import narrate as _narrate
+from engine.risk_legacy import campaign as _campaign
 from engine.risk_legacy.board import GameData, default_data, load_data
 from engine.risk_legacy.events import PAYLOADS
 from engine.risk_legacy.fold import PROJECTIONS
@@ -63,6 +64,7 @@ RULESET = Ruleset(
     simulate=_simulate,
     projections=PROJECTIONS,
     fold=_fold,
+    campaign=_campaign.HOOKS,
 )
 
 __all__ = ["RULESET", "VERSION", "World", "WorldError", "customize", "default_data", "load_data",
