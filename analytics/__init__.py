@@ -2,7 +2,6 @@
 
     odds        exact battle odds and luck (Markov chain over the Ranked Attack Order)
     extract     the analytics rows of one game, read off the engine's fold (filled at ingest)
-    extract_legacy  the same for a Risk Legacy game: outcomes, attack rolls, the world it leaves
     load        the store's analytics tables as polars frames (`Tables`), all or one tournament
     queries     named queries: one metric each, every column named
     stats       the chi-square test of dice fairness and its verdict in words

@@ -37,7 +37,7 @@ from typing import Any
 import polars as pl
 from pydantic import ValidationError
 
-from analytics.extract_legacy import LEGACY_COLUMNS, LegacyFold
+from engine.risk_legacy.fold import LEGACY_COLUMNS as _LEGACY, LegacyFold; LEGACY_COLUMNS = {t: {c: {"str": pl.String, "int": pl.Int32, "float": pl.Float64, "bool": pl.Boolean}[k] for c, k in cols.items()} for t, cols in _LEGACY.items()}  # noqa: E501,E702  (until the generic driver reads rs.projections)
 from analytics.odds import DEFAULT_POLICY, Policy, battle_odds, luck, next_rank
 from engine.core.events import Event
 from engine.core.ruleset import get_ruleset, ruleset_names

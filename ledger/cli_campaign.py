@@ -118,7 +118,7 @@ def new(
     from engine.risk_legacy import world as W
     from engine.risk_legacy.board import FACTIONS, default_data
     from ledger.campaign import SUFFIX, new_campaign, save_campaign
-    from ledger.legacy_sim import random_world
+    from engine.risk_legacy.sim import random_world
 
     data = default_data()
     path = out or Path(f"{name}{SUFFIX}")
@@ -321,20 +321,13 @@ def simulate(
 
     Example: ledger campaign simulate earth --games 5 --seed 3 --out earth/
     """
-    from ledger.campaign import SUFFIX, Campaign, add_game, history, save_campaign
-    from ledger.legacy_sim import simulate_campaign
-    from engine.risk_legacy.board import default_data
+    from ledger.campaign import SUFFIX, add_game, history, save_campaign
 
     try:
-        world0, paths = simulate_campaign(name, games, seed, out)
+        c, paths = simulate_campaign(name, games, seed, out)
     except OSError as exc:
         err.print(f"ledger: cannot write to {out}: {exc}")
         raise typer.Exit(exitcodes.UNREADABLE)
-    data = default_data()
-    stickers = {c: n - 1 for c, n in world0.resources.items() if n > 1}
-    c = Campaign(name=name, data_digest=f"board:{data.board_digest} rules:{data.rules_digest}",
-                 setup={"powers": dict(sorted(world0.powers.items())), "stickers": dict(sorted(stickers.items()))},
-                 world0=world0)
     for p in paths:
         res = add_game(c, p, out)
         if res.entry is None:
@@ -350,3 +343,21 @@ def simulate(
     for g in c.games:
         typer.echo(f"  game {g['game']}: {g['winner']} won ({g['reason']}), {g['events']} events, "
                    f"{len(g['changes'])} changes to the world")
+
+
+def simulate_campaign(name: str, games: int, seed: int, out_dir: Path, ruleset: Optional[str] = None
+                      ) -> tuple[object, list[Path]]:
+    """Write a simulated campaign's games as game-01.jsonl, game-02.jsonl, ... into `out_dir`:
+    (the campaign before game 1, the paths)."""
+    from ledger.campaign import hooks_of
+    from replay.logfile import write_log
+
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    c, played = hooks_of(ruleset).simulate(name, games, seed)
+    paths = []
+    for i, game in enumerate(played, 1):
+        path = out_dir / f"game-{i:02d}.jsonl"
+        write_log(path, game.envelopes)
+        paths.append(path)
+    return c, paths

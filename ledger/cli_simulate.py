@@ -82,7 +82,7 @@ def simulate(
 def _simulate_legacy(games: int, seed: int, out: Path, as_json: bool) -> None:
     """Independent Risk Legacy games, each on a freshly customized box (for a campaign of games on
     one evolving world, use `ledger campaign simulate`)."""
-    from ledger.legacy_sim import play_game
+    from engine.risk_legacy.sim import play_game
     from replay.logfile import write_log
 
     rows = []

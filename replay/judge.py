@@ -15,46 +15,13 @@ from typing import Any, Callable
 from pydantic import ValidationError
 
 from engine.core.events import Event
+from engine.core.rules import Finding  # noqa: F401  (re-exported: one problem in a log)
 from engine.core.ruleset import GameResult, Ruleset, get_ruleset, ruleset_names
 from replay.logfile import LogRead, RawEvent
 
 LOG_SECTION = "ledger log format v1 (docs/log-format.md)"
 # Every log starts with this event, whose payload names the ruleset (docs/log-format.md).
 START_EVENT = "GameStarted"
-
-
-@dataclass(frozen=True, slots=True)
-class Finding:
-    """One problem in a log: where (file, line, seq), which rule, what, and the rulebook section."""
-
-    file: str
-    line: int | None
-    seq: int | None
-    rule: str
-    message: str
-    section: str
-    kind: str                  # "log" (format, chain), "illegal" (a rule broken), "claim" (a wrong claim)
-    applied: bool | None = None  # for illegal events: applied as recorded (True) or skipped (False)
-    event: str | None = None     # the event type, when the line was read
-
-    def where(self) -> str:
-        out = self.file
-        if self.line is not None:
-            out += f":{self.line}"
-        if self.seq is not None:
-            out += f" (seq {self.seq})"
-        return out
-
-    def format(self) -> str:
-        tail = ""
-        if self.kind == "illegal":
-            tail = " [applied as recorded]" if self.applied else " [skipped]"
-        return f"{self.where()}: {self.rule}: {self.message}{tail} — {self.section}"
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"file": self.file, "line": self.line, "seq": self.seq, "event": self.event,
-                "rule": self.rule, "message": self.message, "section": self.section,
-                "kind": self.kind, "applied": self.applied}
 
 
 @dataclass(slots=True)

@@ -12,12 +12,10 @@ from typer.testing import CliRunner
 
 from engine.risk_legacy import world as W
 from engine.risk_legacy.board import default_data
-from ledger.campaign import (
-    Campaign, CampaignError, add_game, audit_campaign, history, history_lines, load_campaign,
-    new_campaign, next_game_start, save_campaign,
-)
+from engine.risk_legacy.campaign import Campaign, history, history_lines, new_campaign, next_game_start
+from ledger.campaign import CampaignError, add_game, audit_campaign, load_campaign, save_campaign
 from ledger.cli import app
-from ledger.legacy_sim import play_game
+from engine.risk_legacy.sim import play_game
 from replay.logfile import write_log
 
 DATA = default_data()

@@ -17,9 +17,8 @@ from typer.testing import CliRunner
 from engine.risk_legacy import world as W
 from engine.risk_legacy.board import default_data
 from ledger import exitcodes
-from ledger.campaign import (
-    CampaignGame, first_world_findings, link_campaign, load_campaign, setup_of, stored_campaign,
-)
+from engine.risk_legacy.campaign import CampaignGame, first_world_findings, link_campaign, setup_of
+from ledger.campaign import load_campaign, stored_campaign
 from ledger.cli import app
 from ledger.ingest import in_campaign_order, ingest_paths
 from replay.logfile import read_log

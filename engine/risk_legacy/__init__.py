@@ -5,8 +5,10 @@ from engine.core.ruleset import Ruleset
 from engine.risk_legacy import engine as _engine
 from engine.risk_legacy import legal as _legal
 from engine.risk_legacy import narrate as _narrate
+from engine.risk_legacy import campaign as _campaign
 from engine.risk_legacy.board import GameData, default_data, load_data
 from engine.risk_legacy.events import PAYLOADS
+from engine.risk_legacy.fold import PROJECTIONS
 from engine.risk_legacy.rules import RULES
 from engine.risk_legacy.snapshot import board_view, digest, snapshot
 from engine.risk_legacy.world import (
@@ -18,6 +20,18 @@ VERSION = "0.1.0"
 
 def _data_digest(data: GameData) -> str:
     return f"board:{data.board_digest} rules:{data.rules_digest}"
+
+
+def _simulate(seed: int, game_id: str, options):
+    """RULESET.simulate (engine.risk_legacy.sim, loaded when first asked)."""
+    from engine.risk_legacy.sim import simulate
+    return simulate(seed, game_id, options)
+
+
+def _fold(rows, data):
+    """RULESET.fold (engine.risk_legacy.fold, loaded when first asked)."""
+    from engine.risk_legacy.fold import fold
+    return fold(rows, data)
 
 
 def world_of(state) -> World:
@@ -47,6 +61,10 @@ RULESET = Ruleset(
     legal_moves=_legal.legal_moves,
     describe=_narrate.describe_event,
     board_lines=_narrate.board_lines,
+    simulate=_simulate,
+    projections=PROJECTIONS,
+    fold=_fold,
+    campaign=_campaign.HOOKS,
 )
 
 __all__ = ["RULESET", "VERSION", "World", "WorldError", "customize", "default_data", "load_data",

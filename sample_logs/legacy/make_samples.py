@@ -20,8 +20,10 @@ sys.path.insert(0, str(HERE.parent.parent))
 
 from engine.risk_legacy import world as W  # noqa: E402
 from engine.risk_legacy.board import default_data  # noqa: E402
-from ledger.campaign import Campaign, add_game, save_campaign  # noqa: E402
-from ledger.legacy_sim import play_game, simulate_campaign  # noqa: E402
+from engine.risk_legacy.campaign import Campaign  # noqa: E402
+from ledger.campaign import add_game, save_campaign  # noqa: E402
+from engine.risk_legacy.sim import play_game  # noqa: E402
+from ledger.cli_campaign import simulate_campaign  # noqa: E402
 from replay.logfile import format_line, seal  # noqa: E402
 
 NAME = "earth"
@@ -43,12 +45,7 @@ def _renamed(envs: list[dict], game: str) -> list[dict]:
 
 def campaign(out: Path) -> tuple[Campaign, list[Path]]:
     """The five games and the campaign file that holds them."""
-    world0, paths = simulate_campaign(NAME, GAMES, SEED, out)
-    data = default_data()
-    stickers = {c: n - 1 for c, n in world0.resources.items() if n > 1}
-    c = Campaign(name=NAME, data_digest=f"board:{data.board_digest} rules:{data.rules_digest}",
-                 setup={"powers": dict(sorted(world0.powers.items())), "stickers": dict(sorted(stickers.items()))},
-                 world0=world0)
+    c, paths = simulate_campaign(NAME, GAMES, SEED, out)
     for p in paths:
         res = add_game(c, p, out)
         if res.entry is None:

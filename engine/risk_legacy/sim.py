@@ -1,8 +1,12 @@
 """Simulated Risk Legacy games and campaigns: seeded bots play complete legal games on an evolving
 world, and a campaign of games, each starting from the world the last one left.
 
-    play_game(seed, game_id, world, players, campaign=None, game_no=1) -> SimulatedGame
-    simulate_campaign(name, games, seed, out_dir) -> [Path]     game-01.jsonl, game-02.jsonl, ...
+    play_game(seed, game_id, world, players, campaign=None) -> SimulatedGame
+    simulate(seed, game_id, options) -> engine.core.projection.SimulatedGame   (RULESET.simulate)
+    campaign_world(name, seed) -> World; play_campaign(name, games, seed) -> iterator of SimulatedGame
+
+Pure: everything random comes from seeded `random.Random`s and dice streams; writing the logs
+(game-01.jsonl, ...) is the caller's business.
 
 What a simulated log holds: GameStarted with the world (and campaign name, game number and world
 digest), seeded dice (the SHA-256 of the seed text is published) and, from a world's second game
@@ -28,23 +32,21 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator, Mapping
 
 from engine.core.canonical import sha256_hex
 from engine.core.chance import draw
 from engine.core.commit import commitment
 from engine.core.dice import SeededDice
 from engine.core.events import Event
-from engine.risk_legacy import RULESET
+from engine.core.projection import SimulatedGame as PlayedGame
+from engine.core.record import LogRecorder
 from engine.risk_legacy import engine as E
 from engine.risk_legacy import legal as L
 from engine.risk_legacy import world as W
 from engine.risk_legacy.board import COIN, FACTIONS, GameData, default_data
 from engine.risk_legacy.events import PAYLOADS
 from engine.risk_legacy.state import END, FACE_DOWN, MAIN, START, State
-from replay.logfile import write_log
-from ledger.record import LogRecorder
 
 PLAYERS = ("ann", "bob", "cat", "dan")
 MAX_TURNS = 600
@@ -56,6 +58,8 @@ class SimulationError(RuntimeError):
 
 @dataclass(frozen=True)
 class SimulatedGame:
+    """One game the bots played: its sealed log, turns played, the result and the world it leaves."""
+
     game_id: str
     envelopes: list[dict]
     turns: int
@@ -401,8 +405,8 @@ class _Table:
         if cards:
             start["events"], start["missions"] = len(self.event_deck), len(self.mission_deck)
         self.rec.add("GameStarted", None, **start)
-        state = RULESET.initial_state(PAYLOADS["GameStarted"].model_validate(start), data)
-        self.state = RULESET.reveal_seed(state, self.seed)      # every die checked as it is written
+        state = E.initial_state(PAYLOADS["GameStarted"].model_validate(start), data)
+        self.state = E.reveal_seed(state, self.seed)      # every die checked as it is written
 
     def die(self) -> int:
         """The next die of the game's stream."""
@@ -410,7 +414,7 @@ class _Table:
 
     def record(self, type_: str, actor: str | None, payload: dict) -> None:
         event = Event(len(self.rec.envelopes), type_, actor, PAYLOADS[type_].model_validate(payload))
-        violations, nxt = RULESET.step(self.state, event)
+        violations, nxt = E.step(self.state, event)
         if nxt is None or violations:
             raise SimulationError(f"{self.rec.game} seq {event.seq}: {type_} by {actor} {payload!r} is "
                                   f"rejected: {[v.as_dict() for v in violations]}")
@@ -621,21 +625,25 @@ def play_game(seed: int, game_id: str, world: W.World | None = None, players: tu
     return _Table(seed, game_id, world, players, campaign, max_turns, cards).run()
 
 
-def simulate_campaign(name: str, games: int, seed: int, out_dir: Path, players: tuple[str, ...] = PLAYERS,
-                      progress: Callable[[int, int, SimulatedGame], None] | None = None
-                      ) -> tuple[W.World, list[Path]]:
-    """A campaign of `games` games on one world: the customized box, then each game's world.
+def simulate(seed: int, game_id: str, options: Mapping[str, str] | None = None) -> PlayedGame:
+    """RULESET.simulate: an independent game on a freshly customized box (no options)."""
+    if options:
+        raise ValueError(f"the Risk Legacy bots take no options, not {dict(options)!r}")
+    g = play_game(seed, game_id)
+    return PlayedGame(g.game_id, g.envelopes, g.turns, g.winner, g.reason, g.finished)
 
-    Writes game-01.jsonl, game-02.jsonl, ... into `out_dir`; returns the world before the first
-    game and the paths. A game that does not finish within MAX_TURNS is played again with the
-    next seed (a campaign only adds finished games).
-    """
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    rng = random.Random(f"ledger-legacy-campaign:{seed}:{name}")
-    world0 = random_world(default_data(), rng)
-    world = world0
-    paths = []
+
+def campaign_world(name: str, seed: int) -> W.World:
+    """The world a simulated campaign `name` starts from: the box customized at random (seeded)."""
+    return random_world(default_data(), random.Random(f"ledger-legacy-campaign:{seed}:{name}"))
+
+
+def play_campaign(name: str, games: int, seed: int, players: tuple[str, ...] = PLAYERS
+                  ) -> Iterator[SimulatedGame]:
+    """A campaign of `games` finished games on one world, from `campaign_world(name, seed)`, each
+    starting from the world the last one left. A game that does not finish within MAX_TURNS is
+    played again with the next seed (a campaign only adds finished games)."""
+    world = campaign_world(name, seed)
     for i in range(1, games + 1):
         attempt = 0
         while True:
@@ -643,10 +651,5 @@ def simulate_campaign(name: str, games: int, seed: int, out_dir: Path, players: 
             if game.finished:
                 break
             attempt += 1
-        path = out_dir / f"game-{i:02d}.jsonl"
-        write_log(path, game.envelopes)
-        paths.append(path)
         world = game.world_after
-        if progress is not None:
-            progress(i, games, game)
-    return world0, paths
+        yield game

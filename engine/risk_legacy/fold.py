@@ -1,13 +1,13 @@
-"""The analytics rows of one Risk Legacy game, read off the engine's fold (as analytics.extract
-does for Risk Europe; docs/analytics.md, "Risk Legacy").
+"""The analytics rows of one Risk Legacy game, read off the engine's fold (RULESET.fold and
+RULESET.projections; docs/analytics.md, "Risk Legacy").
 
-    fold = LegacyFold(rows)                # rows.tables: table -> list of tuples
+    fold = LegacyFold(rows)                # rows.tables: table -> list of tuples (engine.core.projection.Rows)
     fold.observe(before, after, seq, type, payload)   # each event that changed the state
     fold.finish(final)                     # the state the log ends in
 
 Every row is read from the structured states before and after an event (`flow`, `combat`,
 `terr`, `players`, `world`), with the engine's own questions (`stars`, `roll_result`,
-`defence_modifiers`...); never from its notes. The tables (columns in LEGACY_COLUMNS):
+`defence_modifiers`...); never from its notes. The tables (PROJECTIONS; columns in LEGACY_COLUMNS):
 
 - legacy_outcomes: one row per player: faction, starting power, HQ, place in the turn order,
   won, Red Stars at the end, knocked out (by whom), troops recruited, Missiles used, the reward.
@@ -22,21 +22,21 @@ Pure: no I/O. A roll the log ends on before its troops are removed makes no batt
 
 from __future__ import annotations
 
+import itertools
 import json
+from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-import polars as pl
-
-from analytics.odds import CLASSIC_MAX_DICE, roll_odds
+from engine.core.projection import Projection
 from engine.risk_legacy import world as W
 from engine.risk_legacy.combat import casualties
 from engine.risk_legacy.engine import defence_modifiers, hqs_of, roll_result, stars
 from engine.risk_legacy.state import State
 
-S, I, F, B = pl.String, pl.Int32, pl.Float64, pl.Boolean
+S, I, F, B = "str", "int", "float", "bool"
 
-LEGACY_COLUMNS: dict[str, dict[str, Any]] = {
+LEGACY_COLUMNS: dict[str, dict[str, str]] = {
     "legacy_outcomes": {
         "game_id": S, "player": S, "seat": I, "turn_order": I, "faction": S, "power": S,
         "hq_territory": S, "signatures_before": I, "finished": B, "won": B, "win_share": F,
@@ -66,6 +66,26 @@ LEGACY_COLUMNS: dict[str, dict[str, Any]] = {
     },
 }
 
+# the dice table every ruleset with dice fills (the same columns as Risk Europe's)
+DICE_COLUMNS: dict[str, str] = {
+    "game_id": S, "seq": I, "round": I, "player": S, "seat": I, "why": S, "rank": I,
+    "territory": S, "battle_seq": I, "dice": I, "faces": S,
+    "n1": I, "n2": I, "n3": I, "n4": I, "n5": I, "n6": I,
+}
+
+PROJECTIONS: tuple[Projection, ...] = (
+    Projection("legacy_outcomes", LEGACY_COLUMNS["legacy_outcomes"], ("game_id", "player"),
+               "one row per player: faction, power, HQ, the result, what the player did"),
+    Projection("legacy_battles", LEGACY_COLUMNS["legacy_battles"], ("game_id", "seq"),
+               "one row per attack roll: dice, modifiers, losses, luck against the exact odds"),
+    Projection("legacy_games", LEGACY_COLUMNS["legacy_games"], ("game_id",),
+               "one row per game: campaign, number, winner, reward, the world it leaves"),
+    Projection("dice", DICE_COLUMNS, ("game_id", "seq", "player"),
+               "one row per player per roll: why, the faces and how many of each"),
+)
+
+CLASSIC_MAX_DICE = (3, 2)    # attacker, defender
+
 # why legacy dice were rolled (dice.why)
 ROLL_OFF, ATTACK, WORLD_NAMING = "roll-off", "attack", "world naming"
 THREE_OF_A_KIND = "Enclave three of a kind: the territory falls"
@@ -74,8 +94,24 @@ DOUBLE_SIXES = "Die Mechaniker double sixes: immune this turn"
 
 @lru_cache(maxsize=None)
 def _expected_losses(attacker_dice: int, defender_dice: int) -> tuple[float, float]:
-    o = roll_odds(attacker_dice, defender_dice)
-    return float(o.expected_attacker_losses), float(o.expected_defender_losses)
+    """The exact expected troops each side loses in one unmodified roll: highest die against
+    highest, ties to the defender (every one of the 6^n throws counted)."""
+    lost_a = lost_d = Fraction(0)
+    throws = 6 ** (attacker_dice + defender_dice)
+    for faces in itertools.product(range(1, 7), repeat=attacker_dice + defender_dice):
+        att = sorted(faces[:attacker_dice], reverse=True)
+        dfn = sorted(faces[attacker_dice:], reverse=True)
+        for a, d in zip(att, dfn):
+            if a > d:
+                lost_d += 1
+            else:
+                lost_a += 1
+    return float(lost_a / throws), float(lost_d / throws)
+
+
+def fold(rows: Any, data: Any = None) -> "LegacyFold":
+    """RULESET.fold: the fold that fills `rows` (engine.core.projection.Rows) for one game."""
+    return LegacyFold(rows)
 
 
 def _counts(faces: list[int]) -> list[int]:
