@@ -3,29 +3,13 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
-from replay.logfile import format_line, make_envelope, seal, write_log
+from engine.core.envelope import Recorder
+from replay.logfile import format_line, write_log
 
 
-class LogRecorder:
-    """Accumulates the envelopes of one game, numbering them; `sealed()` adds the hash chain."""
-
-    def __init__(self, game: str, at: str | None = None):
-        self.game = game
-        self.at = at
-        self.envelopes: list[dict] = []
-
-    def add(self, type_: str, actor: str | None = None, **payload: Any) -> dict:
-        """Append one event; a payload key `from_` is written as "from"."""
-        if "from_" in payload:
-            payload = {"from": payload.pop("from_"), **payload}
-        env = make_envelope(self.game, len(self.envelopes), type_, actor, payload, at=self.at)
-        self.envelopes.append(env)
-        return env
-
-    def sealed(self) -> list[dict]:
-        return seal(self.envelopes)
+class LogRecorder(Recorder):
+    """A Recorder that can also give its sealed log as text or write it to a file."""
 
     def text(self) -> str:
         return "".join(format_line(e) + "\n" for e in self.sealed())

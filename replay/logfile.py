@@ -33,13 +33,13 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from engine.core.canonical import canonical_json, sha256_hex
+from engine.core.envelope import FORMAT_VERSION, event_hash, make_envelope, seal  # noqa: F401 (re-exported)
 
 try:  # a dependency; the reader gives the same results without it, only slower
     import orjson
 except ImportError:  # pragma: no cover
     orjson = None
 
-FORMAT_VERSION = 1
 
 # The envelope keys, in the order a line is written.
 ENVELOPE_KEYS = ("v", "game", "seq", "type", "actor", "at", "payload", "prev", "hash")
@@ -746,29 +746,6 @@ def _unsealed(count: int, total: int, first: RawEvent | None) -> LogProblem:
 # --- sealing and writing ---------------------------------------------------------------------
 
 
-def event_hash(envelope: dict) -> str:
-    """Hex SHA-256 of the canonical JSON of `envelope` without its "hash" key."""
-    return sha256_hex(canonical_json({k: v for k, v in envelope.items() if k != "hash"}))
-
-
-def seal(envelopes: list[dict]) -> list[dict]:
-    """Copies of `envelopes` chained in list order: each gets "prev" and "hash" (re)computed.
-
-    seq is kept as is. An "at" of None is dropped first, as `format_line` leaves it out and the
-    hash must match the line as written. The copies are shallow: payloads are shared.
-    """
-    sealed: list[dict] = []
-    prev: str | None = None
-    for envelope in envelopes:
-        copy = {k: v for k, v in envelope.items() if k != "hash"}
-        if "at" in copy and copy["at"] is None:
-            del copy["at"]
-        copy["prev"] = prev
-        copy["hash"] = prev = event_hash(copy)
-        sealed.append(copy)
-    return sealed
-
-
 def format_line(envelope: dict) -> str:
     """One log line for `envelope`, no newline: keys in ENVELOPE_KEYS order, compact JSON.
 
@@ -810,15 +787,3 @@ def write_log(path: str | Path, envelopes: list[dict]) -> None:
         except FileNotFoundError:
             pass
         raise
-
-
-def make_envelope(
-    game: str, seq: int, type: str, actor: str | None, payload: dict, at: str | None = None
-) -> dict:
-    """An unsealed version-1 envelope; "at" only when given. Seal a list of them with `seal`."""
-    envelope: dict[str, Any] = {"v": FORMAT_VERSION, "game": game, "seq": seq, "type": type,
-                                "actor": actor}
-    if at is not None:
-        envelope["at"] = at
-    envelope["payload"] = payload
-    return envelope
