@@ -38,7 +38,7 @@ import polars as pl
 from pydantic import ValidationError
 
 from analytics.extract_legacy import LEGACY_COLUMNS, LegacyFold
-from analytics.odds import DEFAULT_POLICY, Policy, battle_odds, luck, next_rank
+from engine.risk_europe.odds import DEFAULT_POLICY, Policy, battle_odds, luck, next_rank
 from engine.core.events import Event
 from engine.core.ruleset import get_ruleset, ruleset_names
 from engine.risk_europe.engine import cities_of, crowns, territories_of, units_on_board

@@ -25,6 +25,12 @@ def _simulate(seed: int, game_id: str, options: Mapping[str, str]):
     return simulate(seed, game_id, options)
 
 
+def _odds(text: str):
+    """RULESET.odds (engine.risk_europe.odds.odds_of, imported when first asked for)."""
+    from engine.risk_europe.odds import odds_of
+    return odds_of(text)
+
+
 SIMULATE_OPTIONS = (
     DataOption("variant", "The game the bots play: basic, mercenaries-3p, mercenaries-2p or teams, "
                           "optionally +missions (teams: +long). See docs/variants.md."),
@@ -51,6 +57,7 @@ RULESET = Ruleset(
     legal_moves=_legal.legal_moves,
     simulate=_simulate,
     simulate_options=SIMULATE_OPTIONS,
+    odds=_odds,
 )
 
 __all__ = ["RULESET", "VERSION", "default_data", "load_data"]

@@ -1,0 +1,490 @@
+"""Exact battle odds for Risk Europe: `battle_odds(attacker, defender, castle)` gives the
+probability of every way a battle can end, computed from the rules (no sampling).
+
+The model (rulebook, "Battles in Disputed Territories", p.15-18; the engine's reading in
+engine/risk_europe/engine.py, `expected_dice`, `rank_hits`, `_first_rank`):
+
+* A battle is a Markov chain over states (attacker's army, defender's army, rank about to be
+  rolled, castle re-roll still available this cycle). Ranks 1-3 (siege 2 dice each hitting on 3+,
+  archers 1 die on 5+, cavalry 1 die on 3+) are rolled by both sides at once, with independent
+  binomial hit counts; a rank that neither side has units for is skipped. Rank 4, the General
+  Attack, is rolled every cycle: min(3, units) attacker dice against min(2, units) defender dice,
+  highest against highest, ties to the defender; its outcome distribution is found by enumerating
+  the dice. Hits beyond an army's size are lost (RE-RULING-CASUALTIES-CAP); both armies gone is a
+  simultaneous elimination. Every General Attack removes at least one unit, so the chain is acyclic
+  and ends.
+* The owners choose their casualties; the odds are computed under a POLICY (`Policy`):
+
+  - casualties, default `CHEAPEST_FIRST`: each side removes footmen, then archers, then cavalry,
+    then siege weapons (spend cost 1/2/3/10), which is what most players do. Ordering by combat
+    value instead ("keep the strongest": expected hits per unit and cycle 0, 1/3, 2/3, 4/3; every
+    unit counts the same in the General Attack) gives the same order, so it is not a separate
+    policy. Any other order can be given (`Policy(casualty_order=...)`).
+  - castle re-roll, default `"below-average"`: the defender re-rolls all its dice of the first
+    rank of the cycle in which its hits that count fall short of what they count on average. With
+    `A` attacker units, `h` the defender's hits and `E` the defender's mean hits for that rank and
+    these dice counts (ranks 1-3: dice x P(hit); rank 4: the mean over all attacker and defender
+    dice), the defender re-rolls when min(h, A) < min(E, A). The re-roll replaces only the
+    defender's dice (the attacker's stand, RE-RULING-REROLL-WINDOW) and must be kept; it comes back
+    when the cycle restarts at rank 1. `"never"` ignores the castle.
+
+* The state space is small because a casualty policy fixes which units are left after `k` losses:
+  a side's army is a number (units left), and a battle of `A` against `D` units has at most
+  `A x D x 4 x 2` states. They are visited once each, in an order where every move goes to a later
+  state (fewer units, or the same units and a later rank), carrying probability forward; what
+  arrives at an end state is the outcome distribution. Results are memoized per battle and policy.
+
+`luck(odds, attacker_lost, defender_lost)` is outcome minus expectation for a battle that was
+fought. `odds_of(text)` is RULESET.odds: the battle and the policy in words, as `ledger odds` takes
+them. The classic dice's single roll (`roll_odds`) is engine.core.dice_odds. docs/odds.md has worked examples; bench/bench_odds.py the timings.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections import defaultdict
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from math import comb, factorial
+from typing import Callable, Iterable, Union
+
+from engine.risk_europe.engine import (
+    COST, RANK_HITS_ON, RANK_UNIT, expected_dice, rank_hits,
+)
+from engine.risk_europe.state import Units
+
+Probability = Union[float, Fraction]
+UnitType = str          # a field of Units: "footman", "archer", "cavalry", "siege"
+Hits = tuple[int, int]  # (hits scored by the attacker, hits scored by the defender)
+
+UNIT_TYPES: tuple[UnitType, ...] = Units._fields
+CHEAPEST_FIRST: tuple[UnitType, ...] = tuple(sorted(UNIT_TYPES, key=lambda u: COST[u]))
+REROLL_POLICIES = ("below-average", "never")
+GENERAL_ATTACK = 4
+
+
+@dataclass(frozen=True)
+class Policy:
+    """How the owners choose casualties and when a castle's defender re-rolls (module docstring)."""
+
+    casualty_order: tuple[UnitType, ...] = CHEAPEST_FIRST
+    reroll: str = "below-average"
+
+    def __post_init__(self) -> None:
+        if sorted(self.casualty_order) != sorted(UNIT_TYPES):
+            raise ValueError(f"a casualty order names each of {', '.join(UNIT_TYPES)} once; "
+                             f"got {self.casualty_order!r}")
+        if self.reroll not in REROLL_POLICIES:
+            raise ValueError(f"the castle re-roll policy is one of {', '.join(REROLL_POLICIES)}; "
+                             f"got {self.reroll!r}")
+
+    def describe(self) -> str:
+        order = ("cheapest first" if self.casualty_order == CHEAPEST_FIRST else "in the order")
+        return (f"casualties {order} ({', '.join(self.casualty_order)}), both sides; castle re-roll: "
+                + ("at the first rank of each cycle where the defender's hits fall below average"
+                   if self.reroll == "below-average" else "never"))
+
+
+DEFAULT_POLICY = Policy()
+
+
+# ---------------------------------------------------------------------------------------------
+# one rank
+# ---------------------------------------------------------------------------------------------
+
+# A rank's roll as classes of the attacker's dice: (P(class), distribution of the hits over the
+# defender's dice given the class). In ranks 1-3 the class is the attacker's hit count; in rank 4
+# it is the attacker's dice, merged where they give the same distribution. A re-roll keeps the
+# class (the attacker's dice stand) and draws the hits again from its distribution.
+RankClasses = tuple[tuple[Fraction, tuple[tuple[Hits, Fraction], ...]], ...]
+# A rank's outcomes under a re-roll policy: (probability, hits, was the re-roll used).
+RankOutcomes = tuple[tuple[Probability, int, int, bool], ...]
+
+
+def _binomial(n: int, p: Fraction) -> list[Fraction]:
+    """P(k successes in n trials), k = 0..n."""
+    return [comb(n, k) * p ** k * (1 - p) ** (n - k) for k in range(n + 1)]
+
+
+@lru_cache(maxsize=None)
+def rank_classes(rank: int, att_dice: int, def_dice: int) -> RankClasses:
+    """The exact distribution of one roll of `rank` with these dice counts (see RankClasses)."""
+    if rank != GENERAL_ATTACK:
+        p = Fraction(7 - RANK_HITS_ON[rank], 6)
+        defender = list(enumerate(_binomial(def_dice, p)))
+        return tuple((pa, tuple(((ah, dh), q) for dh, q in defender))
+                     for ah, pa in enumerate(_binomial(att_dice, p)))
+    faces = range(1, 7)
+    by_class: dict[tuple[tuple[Hits, Fraction], ...], Fraction] = defaultdict(Fraction)
+    for att in set(tuple(sorted(a)) for a in itertools.product(faces, repeat=att_dice)):
+        ways = _arrangements(att)
+        hits: dict[Hits, int] = defaultdict(int)
+        for dfn in itertools.product(faces, repeat=def_dice):
+            hits[rank_hits(GENERAL_ATTACK, att, dfn)] += 1
+        dist = tuple(sorted((h, Fraction(n, 6 ** def_dice)) for h, n in hits.items()))
+        by_class[dist] += Fraction(ways, 6 ** att_dice)
+    return tuple((pc, dist) for dist, pc in sorted(by_class.items()))
+
+
+def _arrangements(sorted_dice: tuple[int, ...]) -> int:
+    """How many ordered rolls show these dice."""
+    n = factorial(len(sorted_dice))
+    for _, group in itertools.groupby(sorted_dice):
+        n //= factorial(len(list(group)))
+    return n
+
+
+def mean_defender_hits(rank: int, att_dice: int, def_dice: int) -> Fraction:
+    """The defender's mean hits in one roll of `rank` with these dice counts."""
+    return sum((pc * q * dh for pc, dist in rank_classes(rank, att_dice, def_dice)
+                for (_, dh), q in dist), Fraction(0))
+
+
+@lru_cache(maxsize=None)
+def rank_outcomes(rank: int, att_dice: int, def_dice: int, reroll: str | None,
+                  attacker_units: int, exact: bool) -> RankOutcomes:
+    """Outcomes of one rank when the defender may re-roll under policy `reroll` (None: may not).
+
+    `attacker_units` matters only to the below-average rule, which counts hits up to the
+    attacker's army; pass 0 when there is no re-roll."""
+    num: Callable[[Fraction], Probability] = Fraction if exact else float
+    out: dict[tuple[int, int, bool], Fraction] = defaultdict(Fraction)
+    classes = rank_classes(rank, att_dice, def_dice)
+    bar = min(mean_defender_hits(rank, att_dice, def_dice), attacker_units)
+    for pc, dist in classes:
+        for (ah, dh), q in dist:
+            if reroll == "below-average" and min(dh, attacker_units) < bar:
+                for (ah2, dh2), q2 in dist:
+                    out[ah2, dh2, True] += pc * q * q2
+            else:
+                out[ah, dh, False] += pc * q
+    return tuple((num(p), ah, dh, used) for (ah, dh, used), p in sorted(out.items()) if p)
+
+
+def next_rank(att: Units, dfn: Units, start: int) -> int:
+    """The first rank from `start` on that either side has units for; rank 4 is always rolled
+    (the engine's `_first_rank`)."""
+    for rank in range(start, GENERAL_ATTACK):
+        unit = RANK_UNIT[rank]
+        if getattr(att, unit) or getattr(dfn, unit):
+            return rank
+    return GENERAL_ATTACK
+
+
+def army_after_losses(army: Units, losses: int, order: Iterable[UnitType] = CHEAPEST_FIRST) -> Units:
+    """What is left of `army` after `losses` units are removed in `order`."""
+    left = army._asdict()
+    for unit in order:
+        taken = min(losses, left[unit])
+        left[unit] -= taken
+        losses -= taken
+    return Units(**left)
+
+
+# ---------------------------------------------------------------------------------------------
+# a whole battle
+# ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class BattleOdds:
+    """Every way a battle can end: `outcomes` holds (attacker's units left, defender's units left,
+    probability), the probabilities summing to 1."""
+
+    attacker: Units
+    defender: Units
+    castle: bool
+    policy: Policy
+    outcomes: tuple[tuple[Units, Units, Probability], ...] = field(repr=False)
+
+    def _sum(self, f: Callable[[Units, Units], float]) -> Probability:
+        return sum((p * f(a, d) for a, d, p in self.outcomes), 0 * self.outcomes[0][2])
+
+    @property
+    def attacker_wins(self) -> Probability:
+        """P(the attacker takes the territory)."""
+        return self._sum(lambda a, d: a.total > 0)
+
+    @property
+    def defender_holds(self) -> Probability:
+        return self._sum(lambda a, d: d.total > 0)
+
+    @property
+    def both_eliminated(self) -> Probability:
+        """P(simultaneous elimination: the territory becomes unclaimed)."""
+        return self._sum(lambda a, d: a.total == 0 and d.total == 0)
+
+    @property
+    def expected_attacker_losses(self) -> Probability:
+        return self.attacker.total - self._sum(lambda a, d: a.total)
+
+    @property
+    def expected_defender_losses(self) -> Probability:
+        return self.defender.total - self._sum(lambda a, d: d.total)
+
+    @property
+    def expected_attacker_left(self) -> dict[UnitType, Probability]:
+        """Expected survivors by unit type (types the attacker brought)."""
+        return {u: self._sum(lambda a, d: getattr(a, u)) for u in self.attacker.as_dict()}
+
+    @property
+    def expected_defender_left(self) -> dict[UnitType, Probability]:
+        return {u: self._sum(lambda a, d: getattr(d, u)) for u in self.defender.as_dict()}
+
+    def as_dict(self) -> dict:
+        """The summary as plain data (probabilities as floats, or as "p/q" strings when exact)."""
+        out = (lambda x: str(x)) if isinstance(self.outcomes[0][2], Fraction) else float
+        return {
+            "attacker": self.attacker.as_dict(),
+            "defender": self.defender.as_dict(),
+            "castle": self.castle,
+            "attacker_wins": out(self.attacker_wins),
+            "defender_holds": out(self.defender_holds),
+            "both_eliminated": out(self.both_eliminated),
+            "expected_losses": {"attacker": out(self.expected_attacker_losses),
+                                "defender": out(self.expected_defender_losses)},
+            "expected_survivors": {"attacker": {u: out(v) for u, v in self.expected_attacker_left.items()},
+                                   "defender": {u: out(v) for u, v in self.expected_defender_left.items()}},
+            "policy": {"casualty_order": list(self.policy.casualty_order), "reroll": self.policy.reroll,
+                       "description": self.policy.describe()},
+        }
+
+    def lines(self) -> list[str]:
+        """The battle's odds for a reader."""
+        def p(x) -> str:
+            return f"{float(x):.4f}" + (f"  ({x})" if isinstance(x, Fraction) else "")
+
+        def left(expected: dict) -> str:
+            return ", ".join(f"{float(v):.2f} {u}" for u, v in expected.items())
+
+        return [
+            f"{self.attacker.describe()} attack {self.defender.describe()}"
+            + (" behind a castle" if self.castle else ""),
+            f"  attacker takes the territory  {p(self.attacker_wins)}",
+            f"  defender holds                {p(self.defender_holds)}",
+            f"  both eliminated               {p(self.both_eliminated)}",
+            f"  expected losses               attacker {float(self.expected_attacker_losses):.2f} of "
+            f"{self.attacker.total}, defender {float(self.expected_defender_losses):.2f} of {self.defender.total}",
+            f"  expected survivors            attacker {left(self.expected_attacker_left)}; "
+            f"defender {left(self.expected_defender_left)}",
+            f"policy: {self.policy.describe()}",
+        ]
+
+
+def battle_odds(attacker: Units, defender: Units, castle: bool = False,
+                policy: Policy = DEFAULT_POLICY, *, exact: bool = False) -> BattleOdds:
+    """The exact outcome distribution of a battle (floats, or Fractions when `exact`).
+
+    Raises ValueError if an army is empty or has a negative count."""
+    attacker, defender = Units(*attacker), Units(*defender)
+    for side, army in (("attacker", attacker), ("defender", defender)):
+        if min(army) < 0 or army.total == 0:
+            raise ValueError(f"a battle needs units on both sides; the {side} has {army.describe()} {tuple(army)!r}")
+    return _battle_odds(attacker, defender, bool(castle), policy, exact)
+
+
+@lru_cache(maxsize=4096)
+def _battle_odds(attacker: Units, defender: Units, castle: bool, policy: Policy, exact: bool) -> BattleOdds:
+    order = policy.casualty_order
+    att_left = [army_after_losses(attacker, attacker.total - n, order) for n in range(attacker.total + 1)]
+    def_left = [army_after_losses(defender, defender.total - n, order) for n in range(defender.total + 1)]
+    att_ranks = [_ranks_present(army) for army in att_left]
+    def_ranks = [_ranks_present(army) for army in def_left]
+    reroll_policy = None if policy.reroll == "never" else policy.reroll
+    zero: Probability = Fraction(0) if exact else 0.0
+
+    # mass[(a, d, rank, reroll available)]: probability of reaching the state. Every move goes to
+    # fewer units, or to the same units and a later rank, so the loops below visit each state after
+    # everything that leads to it.
+    mass: dict[tuple[int, int, int, bool], Probability] = defaultdict(lambda: zero)
+    mass[attacker.total, defender.total, next_rank(attacker, defender, 1), castle] = zero + 1
+    ends: dict[tuple[int, int], Probability] = defaultdict(lambda: zero)
+    for a in range(attacker.total, 0, -1):
+        for d in range(defender.total, 0, -1):
+            for rank in range(1, GENERAL_ATTACK + 1):
+                for can_reroll in (True, False):
+                    p = mass.pop((a, d, rank, can_reroll), None)
+                    if not p:
+                        continue
+                    na, nd = expected_dice(rank, att_left[a], def_left[d])
+                    rerolling = reroll_policy if can_reroll and nd else None
+                    start = rank + 1 if rank < GENERAL_ATTACK else 1
+                    # the below-average rule counts hits up to the attacker's army (at most nd)
+                    for q, ah, dh, used in rank_outcomes(rank, na, nd, rerolling,
+                                                         min(a, nd) if rerolling else 0, exact):
+                        a2, d2 = max(a - dh, 0), max(d - ah, 0)
+                        if a2 == 0 or d2 == 0:
+                            ends[a2, d2] += p * q
+                        else:
+                            r2 = _NEXT_RANK[att_ranks[a2] | def_ranks[d2]][start]
+                            again = can_reroll and not used if start > 1 else castle
+                            mass[a2, d2, r2, again] += p * q
+    outcomes = tuple((att_left[a], def_left[d], p) for (a, d), p in sorted(ends.items(), reverse=True))
+    return BattleOdds(attacker, defender, castle, policy, outcomes)
+
+
+def _ranks_present(army: Units) -> int:
+    """Bit r set for each rank 1-3 that `army` has units for."""
+    return sum(1 << rank for rank, unit in RANK_UNIT.items() if getattr(army, unit))
+
+
+# _NEXT_RANK[ranks present][start]: `next_rank` as a table over the bits of `_ranks_present`.
+_NEXT_RANK = [[next((r for r in range(start, GENERAL_ATTACK) if bits >> r & 1), GENERAL_ATTACK)
+               for start in range(GENERAL_ATTACK + 1)] for bits in range(1 << GENERAL_ATTACK)]
+
+
+# ---------------------------------------------------------------------------------------------
+# luck
+# ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Luck:
+    """A fought battle against its odds: each field is what happened minus what was expected."""
+
+    outcome: str                     # "attacker takes", "defender holds", "both eliminated"
+    attacker_won: Probability        # 1 or 0, minus P(attacker takes the territory)
+    defender_held: Probability       # 1 or 0, minus P(defender holds)
+    attacker_losses: Probability     # units lost minus expected units lost
+    defender_losses: Probability
+
+
+def luck(odds: BattleOdds, attacker_lost: int, defender_lost: int) -> Luck:
+    """Outcome minus expectation for a battle that ended with these losses (there is no retreat,
+    so the losses say who won). Raises ValueError if they are not the end of this battle."""
+    a_left, d_left = odds.attacker.total - attacker_lost, odds.defender.total - defender_lost
+    if not (0 <= a_left <= odds.attacker.total and 0 <= d_left <= odds.defender.total) \
+            or (a_left and d_left):
+        raise ValueError(f"losses {attacker_lost} (attacker, of {odds.attacker.total}) and {defender_lost} "
+                         f"(defender, of {odds.defender.total}) do not end the battle: one army must be gone")
+    outcome = "attacker takes" if a_left else "defender holds" if d_left else "both eliminated"
+    return Luck(outcome=outcome,
+                attacker_won=(a_left > 0) - odds.attacker_wins,
+                defender_held=(d_left > 0) - odds.defender_holds,
+                attacker_losses=attacker_lost - odds.expected_attacker_losses,
+                defender_losses=defender_lost - odds.expected_defender_losses)
+
+
+# ---------------------------------------------------------------------------------------------
+# reading a battle from text
+# ---------------------------------------------------------------------------------------------
+
+class BattleParseError(ValueError):
+    """A battle description that cannot be read; the message quotes it and says where."""
+
+
+UNIT_WORDS: dict[str, UnitType] = {
+    **dict.fromkeys(("f", "footman", "footmen", "foot", "footmans"), "footman"),
+    **dict.fromkeys(("a", "archer", "archers"), "archer"),
+    **dict.fromkeys(("c", "cavalry", "cavalries", "cav", "cavalryman", "cavalrymen", "knight", "knights"),
+                    "cavalry"),
+    **dict.fromkeys(("s", "siege", "sieges"), "siege"),
+}
+VERSUS = ("vs", "vs.", "versus", "v", "v.", "against")
+CASTLE_FILLER = ("in", "with", "behind", "inside", "a", "the", "its", "their")
+MAX_ARMY = 100   # a player owns 63 units (35 footmen, 12 archers, 12 cavalry, 4 siege weapons)
+
+
+def parse_battle(text: str) -> tuple[Units, Units, bool]:
+    """Read "3 footmen + 1 siege vs 2 archers in a castle" (or "3F 1S vs 2A castle") as
+    (attacker, defender, castle)."""
+    tokens = [(m.group(), m.start()) for m in re.finditer(r"\d+|[A-Za-z]+\.?|[^\sA-Za-z\d]", text)]
+    split = [i for i, (t, _) in enumerate(tokens) if t.lower() in VERSUS]
+    if len(split) != 1:
+        raise BattleParseError(f"expected one 'vs' between the attacker and the defender in {text!r}"
+                               + (f"; found {len(split)}" if split else ""))
+    attacker, _ = _parse_army(text, tokens[:split[0]], "attacker", castle_allowed=False)
+    defender, castle = _parse_army(text, tokens[split[0] + 1:], "defender", castle_allowed=True)
+    return attacker, defender, castle
+
+
+def _parse_army(text: str, tokens: list[tuple[str, int]], side: str, castle_allowed: bool) -> tuple[Units, bool]:
+    counts = dict.fromkeys(UNIT_TYPES, 0)
+    castle = False
+    i = 0
+
+    def bad(why: str, at: int) -> BattleParseError:
+        return BattleParseError(f"{why} at column {at + 1} of {text!r}")
+
+    while i < len(tokens):
+        tok, at = tokens[i]
+        word = tok.lower().rstrip(".")
+        if word in ("+", ",", "&", "and", "(", ")"):
+            i += 1
+        elif word == "castle" or (word in CASTLE_FILLER and any(t.lower() == "castle" for t, _ in tokens[i:])):
+            if not castle_allowed:
+                raise bad("only the defender can hold a castle; 'castle' comes after 'vs'", at)
+            castle = castle or word == "castle"
+            i += 1
+        elif tok.isdigit():
+            if i + 1 >= len(tokens):
+                raise bad(f"a unit type (footman, archer, cavalry, siege or F/A/C/S) must follow {tok!r}", at)
+            unit_tok, unit_at = tokens[i + 1]
+            unit = UNIT_WORDS.get(unit_tok.lower().rstrip("."))
+            if unit is None:
+                raise bad(f"unknown unit {unit_tok!r} (footman, archer, cavalry, siege or F/A/C/S)", unit_at)
+            counts[unit] += int(tok)
+            i += 2
+            if unit == "siege" and i < len(tokens) and tokens[i][0].lower() in ("weapon", "weapons"):
+                i += 1
+        elif word in UNIT_WORDS:
+            raise bad(f"a number must come before {tok!r}", at)
+        else:
+            raise bad(f"cannot read {tok!r}", at)
+    army = Units(**counts)
+    if army.total == 0:
+        raise BattleParseError(f"the {side} has no units in {text!r}")
+    if army.total > MAX_ARMY:
+        raise BattleParseError(f"the {side} has {army.total} units in {text!r}; a player owns at most 63")
+    return army, castle
+
+
+def parse_casualty_order(text: str) -> tuple[UnitType, ...]:
+    """Read "cheapest-first", "SCAF" or "siege,cavalry,archer,footman" as a casualty order."""
+    if text.strip().lower() == "cheapest-first":
+        return CHEAPEST_FIRST
+    names = text.replace(",", " ").split() if ("," in text or " " in text.strip()) else list(text.strip())
+    order = tuple(UNIT_WORDS.get(n.lower()) for n in names)
+    if None in order or sorted(order) != sorted(UNIT_TYPES):
+        raise BattleParseError(f"a casualty order is 'cheapest-first' or each of F, A, C, S once "
+                               f"(e.g. SCAF or siege,cavalry,archer,footman); got {text!r}")
+    return order
+
+
+def format_battle(attacker: Units, defender: Units, castle: bool) -> str:
+    """The short form `parse_battle` reads: "8F 2A 2S vs 4F 6A castle"."""
+    def short(army: Units) -> str:
+        return " ".join(f"{n}{u[0].upper()}" for u, n in army.as_dict().items())
+    return f"{short(attacker)} vs {short(defender)}" + (" castle" if castle else "")
+
+
+ODDS_HELP = ('The battle: "ATTACKER vs DEFENDER [in a castle]", e.g. "3 footmen + 1 siege vs 2 archers '
+             'in a castle" or "3F 1S vs 2A castle"; then, optionally, --casualties ORDER (both sides: '
+             'cheapest-first, i.e. footman, archer, cavalry, siege, or the four types, e.g. SCAF), '
+             f'--reroll POLICY (the castle re-roll: {" or ".join(REROLL_POLICIES)}) and --exact '
+             '(exact fractions, slow for big armies).')
+
+
+def odds_of(text: str) -> BattleOdds:
+    """RULESET.odds: the odds of the battle `text` describes (ODDS_HELP); ValueError naming what
+    could not be read."""
+    words = text.split()
+    exact = "--exact" in words
+    words = [w for w in words if w != "--exact"]
+    settings = {"--casualties": "cheapest-first", "--reroll": "below-average"}
+    battle: list[str] = []
+    i = 0
+    while i < len(words):
+        if words[i] in settings:
+            if i + 1 >= len(words):
+                raise BattleParseError(f"{words[i]} needs a value")
+            settings[words[i]] = words[i + 1]
+            i += 2
+        elif words[i].startswith("--") and words[i] != "--":
+            raise BattleParseError(f"unknown option {words[i]!r}: --casualties, --reroll or --exact")
+        else:
+            battle.append(words[i])
+            i += 1
+    attacker, defender, castle = parse_battle(" ".join(battle))
+    policy = Policy(casualty_order=parse_casualty_order(settings["--casualties"]), reroll=settings["--reroll"])
+    return battle_odds(attacker, defender, castle, policy, exact=exact)
