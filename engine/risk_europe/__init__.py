@@ -31,10 +31,23 @@ def _odds(text: str):
     return odds_of(text)
 
 
+def _fold(rows, data):
+    """RULESET.fold (engine.risk_europe.fold, imported when first asked for)."""
+    from engine.risk_europe.fold import fold
+    return fold(rows, data)
+
+
 SIMULATE_OPTIONS = (
     DataOption("variant", "The game the bots play: basic, mercenaries-3p, mercenaries-2p or teams, "
                           "optionally +missions (teams: +long). See docs/variants.md."),
 )
+
+def _projections():
+    from engine.risk_europe.fold import PROJECTIONS
+    return PROJECTIONS
+
+
+_PROJECTIONS = _projections()
 
 RULESET = Ruleset(
     name="risk-europe",
@@ -58,6 +71,8 @@ RULESET = Ruleset(
     simulate=_simulate,
     simulate_options=SIMULATE_OPTIONS,
     odds=_odds,
+    projections=_PROJECTIONS,
+    fold=_fold,
 )
 
 __all__ = ["RULESET", "VERSION", "default_data", "load_data"]
