@@ -393,7 +393,7 @@ def _page(t: Tables, charts: list[Chart], extra: dict) -> str:
             sections.append(
                 "<h3>The luckiest players in one game</h3>"
                 "<p class='note'>Luck is battles won minus the battles the exact odds expected "
-                "them to win (analytics/odds.py, the documented casualty and re-roll policy).</p>"
+                "them to win (the game's odds module, the documented casualty and re-roll policy).</p>"
                 + _table(extra["luckiest"], LUCK_COLUMNS, LUCK_FORMATS, "No battle yet.")
                 + "<h3>The unluckiest players in one game</h3>"
                 + _table(extra["unluckiest"], LUCK_COLUMNS, LUCK_FORMATS, "No battle yet."))

@@ -238,7 +238,7 @@ def legacy_charts(t: Tables) -> tuple[list[Chart], dict[str, str]]:
     notes[LUCK] = (
         "<h3>Risk Legacy: was each game won on the dice?</h3><p class='note'>Luck is the troops "
         "a player's dice lost below what the exact odds expect, attacking and defending, over "
-        "the unmodified rolls of the game (analytics/odds.py, <code>roll_odds</code>).</p>"
+        "the unmodified rolls of the game (engine/core/dice_odds.py, <code>roll_odds</code>).</p>"
         + _table(q.legacy_luck_by_game(t), LUCK_BY_GAME_COLUMNS, LUCK_BY_GAME_FORMATS,
                  "No unmodified attack roll yet."))
     return charts, notes

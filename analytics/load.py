@@ -9,11 +9,9 @@ Each frame holds only the stored games selected, and only the columns the querie
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
-
 import polars as pl
 
-from analytics.extract import COLUMNS
+from analytics.extract import COLUMNS, projections
 
 
 class UnknownTournament(LookupError):
@@ -33,30 +31,28 @@ GAME_COLUMNS = {"game_id": pl.String, "ruleset": pl.String, "tournament": pl.Str
                 "findings": pl.Int32, "campaign_status": pl.String}
 PLAYER_COLUMNS = {"game_id": pl.String, "seat": pl.Int32, "player": pl.String, "name": pl.String}
 
-# the columns each table is loaded with (the dice's faces, JSON text, are left in the store)
-LEFT_IN_STORE = {("dice", "faces"), ("legacy_battles", "attacker_faces"),
-                 ("legacy_battles", "defender_faces"), ("legacy_battles", "attacker_final"),
-                 ("legacy_battles", "defender_final")}
+# the columns each table is loaded with: JSON text columns are left in the store
+LEFT_IN_STORE = {(p.table, c) for p in projections().values() for c, t in p.columns.items() if t == "json"}
 LOADED = {table: {c: t for c, t in columns.items() if (table, c) not in LEFT_IN_STORE}
           for table, columns in COLUMNS.items()}
 
 
-@dataclass(frozen=True)
 class Tables:
-    """The analytics tables as lazy polars frames (columns: analytics.extract.COLUMNS, plus
-    `games` and `players` from the store)."""
+    """The analytics tables as lazy polars frames, by table name (columns: analytics.extract.COLUMNS,
+    plus `games` and `players` from the store); `t.battles` is `t.frames["battles"]`."""
 
-    games: pl.LazyFrame
-    players: pl.LazyFrame
-    orders_played: pl.LazyFrame
-    battles: pl.LazyFrame
-    dice: pl.LazyFrame
-    player_rounds: pl.LazyFrame
-    outcomes: pl.LazyFrame
-    legacy_outcomes: pl.LazyFrame
-    legacy_battles: pl.LazyFrame
-    legacy_games: pl.LazyFrame
-    title: str = "every stored game"
+    def __init__(self, title: str = "every stored game", **frames: pl.LazyFrame):
+        missing = [n for n in ("games", "players", *LOADED) if n not in frames]
+        if missing:
+            raise TypeError(f"missing tables: {', '.join(missing)}")
+        self.frames: dict[str, pl.LazyFrame] = frames
+        self.title = title
+
+    def __getattr__(self, name: str) -> pl.LazyFrame:
+        try:
+            return self.__dict__["frames"][name]
+        except KeyError:
+            raise AttributeError(f"no analytics table {name!r}") from None
 
     @classmethod
     def from_frames(cls, title: str = "test frames",
@@ -77,13 +73,13 @@ class Tables:
             built[name] = frame.lazy()
         if frames:
             raise TypeError(f"unknown tables: {', '.join(frames)}")
-        return cls(**built, title=title)
+        return cls(title=title, **built)
 
     def collect(self) -> "Tables":
         """The same tables, read once into memory (queries then share them)."""
-        done = pl.collect_all([getattr(self, f.name) for f in fields(self) if f.name != "title"])
-        names = [f.name for f in fields(self) if f.name != "title"]
-        return Tables(**{n: d.lazy() for n, d in zip(names, done)}, title=self.title)
+        names = list(self.frames)
+        done = pl.collect_all([self.frames[n] for n in names])
+        return Tables(title=self.title, **{n: d.lazy() for n, d in zip(names, done)})
 
 
 def tournament_games(store, tournament: str) -> tuple[str, str]:

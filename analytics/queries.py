@@ -548,7 +548,7 @@ def legacy_roll_odds(t: Tables) -> pl.DataFrame:
 
 
 def _unmodified_expectation() -> pl.LazyFrame:
-    from analytics.odds import CLASSIC_MAX_DICE, roll_odds
+    from engine.core.dice_odds import CLASSIC_MAX_DICE, roll_odds
     most_a, most_d = CLASSIC_MAX_DICE
     rows = [(a, d, float(roll_odds(a, d).expected_attacker_losses),
              float(roll_odds(a, d).expected_defender_losses))

@@ -6,7 +6,7 @@
 
 The store is filled first, outside the timing, as the issue asks ("store already filled"):
 
-1. N real games are simulated by the seeded bots (ledger.simulate.simulate_game, about 5 games
+1. N real games are simulated by the seeded bots (engine.risk_europe.sim.simulate_game, about 5 games
    a second) or read from --logs, and ingested for real: judged, their analytics rows extracted.
 2. To reach 10,000 games without simulating for half an hour, the rows of those real games
    (games, players and the five analytics tables) are copied under new game ids ("<id>~<k>").
@@ -47,7 +47,7 @@ def real_games(store, count: int, logs: Path | None, seed: int) -> tuple[int, st
     if logs is not None:
         report = ingest_paths(store, [logs])
         return sum(o.is_stored for o in report.outcomes), f"the logs in {logs}", 0.0
-    from ledger.simulate import simulate_game
+    from engine.risk_europe.sim import simulate_game
 
     reads = []
     for i in range(count):
@@ -59,7 +59,7 @@ def real_games(store, count: int, logs: Path | None, seed: int) -> tuple[int, st
                   flush=True)
     made = time.perf_counter() - started
     outcomes = store.ingest_reads(reads)
-    return sum(o.is_stored for o in outcomes), f"ledger.simulate (seed {seed})", made
+    return sum(o.is_stored for o in outcomes), f"engine.risk_europe.sim (seed {seed})", made
 
 
 def replicate(db: Path, total: int) -> int:

@@ -8,7 +8,7 @@ baselines measured in the same run:
 
     python bench/run.py ingest                    (or: python -m bench.bench_ingest --games 100)
 
-The corpus is N simulated games (ledger.simulate) or, without the simulator, re-sealed copies of
+The corpus is N simulated games (ledger.cli_simulate) or, without the simulator, re-sealed copies of
 sample_logs/game42.jsonl. Validation (reading the log and the hash chain, judging every event)
 is timed apart from the store's own work (planning, row building, inserts, commits), so the
 write path can be compared with the ceiling once validation is set aside. These machines are
@@ -40,11 +40,11 @@ TARGET_CEILING_SHARE = 1 / 3  # of the raw ceiling, validation set aside
 def corpus(games: int, folder: Path) -> tuple[list[Path], str]:
     """`games` sealed logs in `folder`, and where they came from."""
     try:
-        from ledger.simulate import simulate_games
+        from ledger.cli_simulate import simulate_games
     except ImportError:
         simulate_games = None
     if simulate_games is not None:
-        return simulate_games(games, 1, folder), "simulated (ledger.simulate, seed 1)"
+        return simulate_games(games, 1, folder), "simulated (ledger.cli_simulate, seed 1)"
     base = [json.loads(line) for line in (ROOT / "sample_logs" / "game42.jsonl").read_text(
         encoding="utf-8").splitlines()]
     paths = []

@@ -1,4 +1,4 @@
-"""Time `analytics.odds.battle_odds` per battle: cold (empty caches), computed (the dice tables
+"""Time `engine.risk_europe.odds.battle_odds` per battle: cold (empty caches), computed (the dice tables
 built, the battle itself not memoized: what a corpus of distinct battles costs) and warm (memoized).
 
     python bench/bench_odds.py              # the timing table
@@ -14,7 +14,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from analytics import odds  # noqa: E402
+from engine.risk_europe import odds  # noqa: E402
 
 BATTLES = [
     "1F vs 1F",

@@ -25,7 +25,7 @@ from replay.judge import judge  # noqa: E402
 
 def _corpus(n_events: int, workdir: Path) -> list[Path]:
     """Simulated games (seeded) until the corpus holds at least n_events events."""
-    from ledger.simulate import simulate_game
+    from engine.risk_europe.sim import simulate_game
     from replay.logfile import write_log
     paths: list[Path] = []
     total = 0

@@ -1,29 +1,39 @@
-"""`ledger odds` (registered on the main app): exact odds of one battle, from analytics/odds.py."""
+"""`ledger odds` (registered on the main app): exact odds of one battle, from the `odds` hook of a
+ruleset's record. The words after the battle (its own options, such as a policy) are the ruleset's
+to read."""
 
 from __future__ import annotations
 
-from fractions import Fraction
-from typing import List
+from typing import List, Optional
 
 import typer
 
-from analytics.odds import (
-    BattleOdds, BattleParseError, Policy, REROLL_POLICIES, battle_odds, parse_battle, parse_casualty_order,
-)
+from engine.core.ruleset import get_ruleset, rulesets
 from ledger import exitcodes
 from ledger.cli import JsonOpt, _emit_json, app, err
 
 
-@app.command()
+def odds_rulesets() -> list[str]:
+    """The names of the rulesets that compute odds, the default first."""
+    return [rs.name for rs in rulesets() if rs.odds is not None]
+
+
+def _battle_help() -> str:
+    """The battle argument's help: each ruleset's own (its odds hook's module ODDS_HELP, else its
+    docstring)."""
+    helps = []
+    for rs in rulesets():
+        if rs.odds is not None:
+            import importlib
+            text = getattr(importlib.import_module(rs.odds.__module__), "ODDS_HELP", None)
+            helps.append(f"{rs.title}: {text or (rs.odds.__doc__ or '').strip()}")
+    return " ".join(helps)
+
+
+@app.command(context_settings={"ignore_unknown_options": True, "allow_extra_args": False})
 def odds(
-    battle: List[str] = typer.Argument(..., help='The battle: "ATTACKER vs DEFENDER [in a castle]", e.g. '
-                                       '"3 footmen + 1 siege vs 2 archers in a castle" or "3F 1S vs 2A castle".'),
-    casualties: str = typer.Option("cheapest-first", "--casualties",
-                                   help="Order in which both sides remove casualties: cheapest-first "
-                                        "(footman, archer, cavalry, siege) or the four types, e.g. SCAF."),
-    reroll: str = typer.Option("below-average", "--reroll",
-                               help=f"Castle re-roll policy: {' or '.join(REROLL_POLICIES)}."),
-    exact: bool = typer.Option(False, "--exact", help="Exact fractions (slow for big armies)."),
+    battle: List[str] = typer.Argument(..., help=_battle_help()),
+    ruleset: Optional[str] = typer.Option(None, "--ruleset", help="Whose rules (default: the first ruleset with odds)."),
     as_json: bool = JsonOpt,
 ) -> None:
     """Exact odds of a battle: P(attacker takes the territory), P(defender holds), P(both
@@ -33,37 +43,18 @@ def odds(
 
     Exit 0, or 2 when the battle or an option cannot be read.
     """
-    text = " ".join(battle)
+    names = odds_rulesets()
+    name = ruleset or (names[0] if names else None)
+    if name not in names:
+        err.print(f"ledger odds: odds are computed for {', '.join(names) or 'no ruleset'}, not {name!r}")
+        raise typer.Exit(exitcodes.USAGE)
     try:
-        attacker, defender, castle = parse_battle(text)
-        policy = Policy(casualty_order=parse_casualty_order(casualties), reroll=reroll)
-    except (BattleParseError, ValueError) as exc:
+        result = get_ruleset(name).odds(" ".join(battle))
+    except ValueError as exc:
         err.print(f"ledger odds: {exc}", soft_wrap=True)
         raise typer.Exit(exitcodes.USAGE)
-    result = battle_odds(attacker, defender, castle, policy, exact=exact)
     if as_json:
         _emit_json(result.as_dict())
         return
-    for line in report_lines(result):
+    for line in result.lines():
         typer.echo(line)
-
-
-def report_lines(o: BattleOdds) -> list[str]:
-    """The battle's odds for a reader."""
-    def p(x) -> str:
-        return f"{float(x):.4f}" + (f"  ({x})" if isinstance(x, Fraction) else "")
-
-    def left(expected: dict) -> str:
-        return ", ".join(f"{float(v):.2f} {u}" for u, v in expected.items())
-
-    return [
-        f"{o.attacker.describe()} attack {o.defender.describe()}" + (" behind a castle" if o.castle else ""),
-        f"  attacker takes the territory  {p(o.attacker_wins)}",
-        f"  defender holds                {p(o.defender_holds)}",
-        f"  both eliminated               {p(o.both_eliminated)}",
-        f"  expected losses               attacker {float(o.expected_attacker_losses):.2f} of "
-        f"{o.attacker.total}, defender {float(o.expected_defender_losses):.2f} of {o.defender.total}",
-        f"  expected survivors            attacker {left(o.expected_attacker_left)}; "
-        f"defender {left(o.expected_defender_left)}",
-        f"policy: {o.policy.describe()}",
-    ]

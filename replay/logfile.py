@@ -33,14 +33,13 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from engine.core.canonical import canonical_json, sha256_hex
-from engine.core.record import event_hash, make_envelope, seal  # noqa: F401  (re-exported)
+from engine.core.record import FORMAT_VERSION, event_hash, make_envelope, seal  # noqa: F401  (re-exported)
 
 try:  # a dependency; the reader gives the same results without it, only slower
     import orjson
 except ImportError:  # pragma: no cover
     orjson = None
 
-FORMAT_VERSION = 1
 
 # The envelope keys, in the order a line is written.
 ENVELOPE_KEYS = ("v", "game", "seq", "type", "actor", "at", "payload", "prev", "hash")

@@ -372,7 +372,7 @@ def simulated_samples(first_seed: int = 1, max_games: int = 600) -> dict[str, st
     required feature of replay.features (every order, bonus action, tile, battle rank, a castle
     re-roll, a simultaneous elimination, an elimination, a tie-break). name -> file text."""
     from replay.logfile import read_log_text
-    from ledger.simulate import simulate_game
+    from engine.risk_europe.sim import simulate_game
     from replay.features import REQUIRED_FEATURES, game_features
     from replay.judge import judge
 
@@ -490,7 +490,7 @@ SEEDS_TRIED = 25
 def variant_game(name: str) -> list[dict]:
     """The shortest game of the variant among seeds 1..SEEDS_TRIED that ends (and shows what
     VARIANT_NEEDS asks): short samples are quicker to read and to judge."""
-    from ledger.simulate import play_game
+    from engine.risk_europe.sim import play_game
     variant = VARIANT_GAMES[name]
     need = VARIANT_NEEDS.get(variant)
     gid = name.removesuffix(".jsonl")

@@ -12,7 +12,7 @@ import polars as pl
 import pytest
 
 from analytics.extract import COLUMNS, TABLES, extract_rows
-from analytics.odds import battle_odds
+from engine.risk_europe.odds import battle_odds
 from engine.risk_europe.state import Units
 from replay.logfile import read_log, read_log_text
 from replay.judge import judge

@@ -23,7 +23,7 @@ from analytics import queries as q
 from analytics.extract import COLUMNS, extract_rows, judge_with_rows
 from analytics.game_page import render_game_page, turn_frames
 from analytics.load import Tables, load_tables
-from analytics.odds import roll_odds
+from engine.core.dice_odds import roll_odds
 from engine.risk_legacy.combat import casualties
 from ledger.cli import app
 from replay.logfile import read_log

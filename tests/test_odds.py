@@ -1,4 +1,4 @@
-"""Exact battle odds (analytics/odds.py) against the rules: exact small cases, the rulebook's dice
+"""Exact battle odds (engine/risk_europe/odds.py) against the rules: exact small cases, the rulebook's dice
 tables, invariants over a grid of battles, and a Monte Carlo simulation written from the rulebook
 text (not from the odds code) that must agree within four standard errors."""
 
@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from analytics.odds import (
+from engine.risk_europe.odds import (
     CHEAPEST_FIRST, BattleParseError, Policy, army_after_losses, battle_odds, format_battle, luck,
     next_rank, parse_battle, parse_casualty_order, rank_classes,
 )

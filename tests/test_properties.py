@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 
 from engine.risk_europe.board import default_data
 from replay.logfile import format_line, read_log_text, seal
-from ledger.simulate import simulate_game
+from engine.risk_europe.sim import simulate_game
 from ledger.cli import verdict
 from replay.judge import judge
 

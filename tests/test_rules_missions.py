@@ -199,7 +199,7 @@ def test_a_mission_file_that_cannot_be_used_is_refused(tmp_path, bad):
 
 
 def test_unverifiable_without_file_but_verified_with_it_in_a_whole_simulated_game():
-    from ledger.simulate import play_game
+    from engine.risk_europe.sim import play_game
     g = play_game(4, "missions", variant="basic+missions")
     text = "".join(format_line(e) + "\n" for e in g.envelopes)
     done = sum(1 for e in g.envelopes if e["type"] == "MissionCompleted")

@@ -116,7 +116,7 @@ def test_the_variant_samples_are_rebuilt_byte_for_byte():
 
 def test_the_simulated_variant_games_are_what_the_simulator_plays():
     from replay.logfile import format_line
-    from ledger.simulate import play_game
+    from engine.risk_europe.sim import play_game
     name = "var-mercenaries-2p.jsonl"
     text = (SAMPLES / name).read_text("utf-8")
     seed = next(s for s in range(1, MS.SEEDS_TRIED + 1)

@@ -21,7 +21,8 @@ from engine.risk_europe.legal import (
 from engine.risk_europe.state import Units
 from ledger.cli import app
 from replay.logfile import read_log, read_log_text
-from ledger.simulate import MAX_ROUNDS, play_game, simulate_game, simulate_games
+from engine.risk_europe.sim import MAX_ROUNDS, play_game, simulate_game
+from ledger.cli_simulate import simulate_games
 from replay.judge import judge
 from tests.re_helpers import DEFAULT_CARDS, commit_all, ev, fold, placed
 

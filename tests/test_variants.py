@@ -18,7 +18,8 @@ from engine.risk_europe.events import PAYLOADS
 from engine.risk_europe.legal import candidate_moves, chance_needed, legal_moves
 from engine.risk_europe.variants import VARIANTS, VariantError, parse_variant
 from replay.logfile import format_line, read_log, read_log_text
-from ledger.simulate import armies_for, play_game, simulate_game, simulate_games
+from engine.risk_europe.sim import armies_for, play_game, simulate_game
+from ledger.cli_simulate import simulate_games
 from replay.judge import judge
 from tests.re_helpers import ev, rules_of
 from tests.test_rules_mercenaries import controlled3, to_green
@@ -129,7 +130,7 @@ def _fold(envelopes, data):
 
 @pytest.mark.parametrize("variant", ["mercenaries-3p", "mercenaries-2p", "teams", "basic+missions"])
 def test_legal_moves_are_accepted_at_every_position_of_a_variant_game(variant):
-    from ledger.simulate import _example_missions_data
+    from engine.risk_europe.sim import _example_missions_data
     data = _example_missions_data() if parse_variant(variant).missions else default_data()
     game = play_game(2, f"prop-{variant}", max_rounds=6, variant=variant)
     for state, env in _fold(game.envelopes, data):
@@ -151,7 +152,7 @@ def test_the_simulator_plays_every_variant(variant, tmp_path):
     paths = simulate_games(1, 3, tmp_path, variant=variant)
     lines = [json.loads(x) for x in paths[0].read_text("utf-8").splitlines()]
     assert lines[0]["payload"]["variant"] == variant and lines[-1]["type"] == "SeedRevealed"
-    from ledger.simulate import _example_missions_data
+    from engine.risk_europe.sim import _example_missions_data
     j = judge(read_log(paths[0]), data=_example_missions_data() if parse_variant(variant).missions else None)
     assert j.findings == [] and j.chain_ok
 

@@ -1,7 +1,9 @@
 """Risk Europe (Hasbro 2015): the rules engine for the basic 4-player game and its variants
 (2- and 3-player Mercenaries, team play, Kingdom Missions: docs/variants.md)."""
 
-from engine.core.ruleset import Ruleset
+from typing import Mapping
+
+from engine.core.ruleset import DataOption, Ruleset
 from engine.risk_europe import engine as _engine
 from engine.risk_europe import legal as _legal
 from engine.risk_europe.board import GameData, default_data, load_data
@@ -16,6 +18,36 @@ def _data_digest(data: GameData) -> str:
     out = f"board:{data.board_digest} cards:{data.cards_digest}"
     return out + (f" missions:{data.missions.digest}" if data.missions is not None else "")
 
+
+def _simulate(seed: int, game_id: str, options: Mapping[str, str]):
+    """RULESET.simulate (engine.risk_europe.sim, imported when first asked for)."""
+    from engine.risk_europe.sim import simulate
+    return simulate(seed, game_id, options)
+
+
+def _odds(text: str):
+    """RULESET.odds (engine.risk_europe.odds.odds_of, imported when first asked for)."""
+    from engine.risk_europe.odds import odds_of
+    return odds_of(text)
+
+
+def _fold(rows, data):
+    """RULESET.fold (engine.risk_europe.fold, imported when first asked for)."""
+    from engine.risk_europe.fold import fold
+    return fold(rows, data)
+
+
+SIMULATE_OPTIONS = (
+    DataOption("variant", "The game the bots play: basic, mercenaries-3p, mercenaries-2p or teams, "
+                          "optionally +missions (teams: +long). See docs/variants.md."),
+)
+
+def _projections():
+    from engine.risk_europe.fold import PROJECTIONS
+    return PROJECTIONS
+
+
+_PROJECTIONS = _projections()
 
 RULESET = Ruleset(
     name="risk-europe",
@@ -36,6 +68,11 @@ RULESET = Ruleset(
     snapshot=board_view,
     reveal_seed=_engine.reveal_seed,
     legal_moves=_legal.legal_moves,
+    simulate=_simulate,
+    simulate_options=SIMULATE_OPTIONS,
+    odds=_odds,
+    projections=_PROJECTIONS,
+    fold=_fold,
 )
 
 __all__ = ["RULESET", "VERSION", "default_data", "load_data"]

@@ -29,12 +29,13 @@ from functools import lru_cache
 from typing import Any
 
 from engine.core.projection import Projection
+from engine.core.tables import DICE
 from engine.risk_legacy import world as W
 from engine.risk_legacy.combat import casualties
 from engine.risk_legacy.engine import defence_modifiers, hqs_of, roll_result, stars
 from engine.risk_legacy.state import State
 
-S, I, F, B = "str", "int", "float", "bool"
+S, I, F, B, J = "str", "int", "float", "bool", "json"
 
 LEGACY_COLUMNS: dict[str, dict[str, str]] = {
     "legacy_outcomes": {
@@ -49,8 +50,8 @@ LEGACY_COLUMNS: dict[str, dict[str, str]] = {
     "legacy_battles": {
         "game_id": S, "seq": I, "roll_seq": I, "round": I, "attacker": S, "defender": S,
         "attacker_faction": S, "defender_faction": S, "from_territory": S, "territory": S,
-        "hq": B, "attacker_dice": I, "defender_dice": I, "attacker_faces": S,
-        "defender_faces": S, "attacker_final": S, "defender_final": S, "modifiers": S,
+        "hq": B, "attacker_dice": I, "defender_dice": I, "attacker_faces": J,
+        "defender_faces": J, "attacker_final": J, "defender_final": J, "modifiers": S,
         "missiles": I, "modified": B, "power_effect": S, "attacker_lost": I, "defender_lost": I,
         "conquered": B, "expected_attacker_lost": F, "expected_defender_lost": F,
         "attacker_luck": F, "defender_luck": F,
@@ -66,13 +67,6 @@ LEGACY_COLUMNS: dict[str, dict[str, str]] = {
     },
 }
 
-# the dice table every ruleset with dice fills (the same columns as Risk Europe's)
-DICE_COLUMNS: dict[str, str] = {
-    "game_id": S, "seq": I, "round": I, "player": S, "seat": I, "why": S, "rank": I,
-    "territory": S, "battle_seq": I, "dice": I, "faces": S,
-    "n1": I, "n2": I, "n3": I, "n4": I, "n5": I, "n6": I,
-}
-
 PROJECTIONS: tuple[Projection, ...] = (
     Projection("legacy_outcomes", LEGACY_COLUMNS["legacy_outcomes"], ("game_id", "player"),
                "one row per player: faction, power, HQ, the result, what the player did"),
@@ -80,8 +74,7 @@ PROJECTIONS: tuple[Projection, ...] = (
                "one row per attack roll: dice, modifiers, losses, luck against the exact odds"),
     Projection("legacy_games", LEGACY_COLUMNS["legacy_games"], ("game_id",),
                "one row per game: campaign, number, winner, reward, the world it leaves"),
-    Projection("dice", DICE_COLUMNS, ("game_id", "seq", "player"),
-               "one row per player per roll: why, the faces and how many of each"),
+    DICE,
 )
 
 CLASSIC_MAX_DICE = (3, 2)    # attacker, defender

@@ -35,7 +35,8 @@ engine/risk_europe/engine.py, `expected_dice`, `rank_hits`, `_first_rank`):
   arrives at an end state is the outcome distribution. Results are memoized per battle and policy.
 
 `luck(odds, attacker_lost, defender_lost)` is outcome minus expectation for a battle that was
-fought. docs/odds.md has worked examples; bench/bench_odds.py the timings.
+fought. `odds_of(text)` is RULESET.odds: the battle and the policy in words, as `ledger odds` takes
+them. The classic dice's single roll (`roll_odds`) is engine.core.dice_odds. docs/odds.md has worked examples; bench/bench_odds.py the timings.
 """
 
 from __future__ import annotations
@@ -183,48 +184,6 @@ def army_after_losses(army: Units, losses: int, order: Iterable[UnitType] = CHEA
 
 
 # ---------------------------------------------------------------------------------------------
-# one roll of the classic dice (Risk Legacy's attacks)
-# ---------------------------------------------------------------------------------------------
-
-CLASSIC_MAX_DICE = (3, 2)    # attacker, defender
-
-
-@dataclass(frozen=True)
-class RollOdds:
-    """One roll of 1-3 attacker dice against 1-2 defender dice, highest against highest, ties to
-    the defender (the General Attack's comparison; every Risk Legacy attack is one such roll):
-    `losses` holds (attacker loses, defender loses, probability), exact Fractions summing to 1."""
-
-    attacker_dice: int
-    defender_dice: int
-    losses: tuple[tuple[int, int, Fraction], ...]
-
-    @property
-    def expected_attacker_losses(self) -> Fraction:
-        return sum((p * a for a, _, p in self.losses), Fraction(0))
-
-    @property
-    def expected_defender_losses(self) -> Fraction:
-        return sum((p * d for _, d, p in self.losses), Fraction(0))
-
-
-@lru_cache(maxsize=None)
-def roll_odds(attacker_dice: int, defender_dice: int) -> RollOdds:
-    """The exact distribution of the troops lost in one roll of the classic dice, unmodified.
-    Raises ValueError outside 1-3 attacker and 1-2 defender dice."""
-    most_a, most_d = CLASSIC_MAX_DICE
-    if not (1 <= attacker_dice <= most_a and 1 <= defender_dice <= most_d):
-        raise ValueError(f"a roll is 1-{most_a} attacker dice against 1-{most_d} defender dice; "
-                         f"got {attacker_dice} against {defender_dice}")
-    dist: dict[tuple[int, int], Fraction] = defaultdict(Fraction)
-    for pc, hits in rank_classes(GENERAL_ATTACK, attacker_dice, defender_dice):
-        for (ah, dh), q in hits:         # hits scored by the attacker are the defender's losses
-            dist[dh, ah] += pc * q
-    return RollOdds(attacker_dice, defender_dice,
-                    tuple((a, d, p) for (a, d), p in sorted(dist.items()) if p))
-
-
-# ---------------------------------------------------------------------------------------------
 # a whole battle
 # ---------------------------------------------------------------------------------------------
 
@@ -290,6 +249,27 @@ class BattleOdds:
             "policy": {"casualty_order": list(self.policy.casualty_order), "reroll": self.policy.reroll,
                        "description": self.policy.describe()},
         }
+
+    def lines(self) -> list[str]:
+        """The battle's odds for a reader."""
+        def p(x) -> str:
+            return f"{float(x):.4f}" + (f"  ({x})" if isinstance(x, Fraction) else "")
+
+        def left(expected: dict) -> str:
+            return ", ".join(f"{float(v):.2f} {u}" for u, v in expected.items())
+
+        return [
+            f"{self.attacker.describe()} attack {self.defender.describe()}"
+            + (" behind a castle" if self.castle else ""),
+            f"  attacker takes the territory  {p(self.attacker_wins)}",
+            f"  defender holds                {p(self.defender_holds)}",
+            f"  both eliminated               {p(self.both_eliminated)}",
+            f"  expected losses               attacker {float(self.expected_attacker_losses):.2f} of "
+            f"{self.attacker.total}, defender {float(self.expected_defender_losses):.2f} of {self.defender.total}",
+            f"  expected survivors            attacker {left(self.expected_attacker_left)}; "
+            f"defender {left(self.expected_defender_left)}",
+            f"policy: {self.policy.describe()}",
+        ]
 
 
 def battle_odds(attacker: Units, defender: Units, castle: bool = False,
@@ -476,3 +456,35 @@ def format_battle(attacker: Units, defender: Units, castle: bool) -> str:
     def short(army: Units) -> str:
         return " ".join(f"{n}{u[0].upper()}" for u, n in army.as_dict().items())
     return f"{short(attacker)} vs {short(defender)}" + (" castle" if castle else "")
+
+
+ODDS_HELP = ('The battle: "ATTACKER vs DEFENDER [in a castle]", e.g. "3 footmen + 1 siege vs 2 archers '
+             'in a castle" or "3F 1S vs 2A castle"; then, optionally, --casualties ORDER (both sides: '
+             'cheapest-first, i.e. footman, archer, cavalry, siege, or the four types, e.g. SCAF), '
+             f'--reroll POLICY (the castle re-roll: {" or ".join(REROLL_POLICIES)}) and --exact '
+             '(exact fractions, slow for big armies).')
+
+
+def odds_of(text: str) -> BattleOdds:
+    """RULESET.odds: the odds of the battle `text` describes (ODDS_HELP); ValueError naming what
+    could not be read."""
+    words = text.split()
+    exact = "--exact" in words
+    words = [w for w in words if w != "--exact"]
+    settings = {"--casualties": "cheapest-first", "--reroll": "below-average"}
+    battle: list[str] = []
+    i = 0
+    while i < len(words):
+        if words[i] in settings:
+            if i + 1 >= len(words):
+                raise BattleParseError(f"{words[i]} needs a value")
+            settings[words[i]] = words[i + 1]
+            i += 2
+        elif words[i].startswith("--") and words[i] != "--":
+            raise BattleParseError(f"unknown option {words[i]!r}: --casualties, --reroll or --exact")
+        else:
+            battle.append(words[i])
+            i += 1
+    attacker, defender, castle = parse_battle(" ".join(battle))
+    policy = Policy(casualty_order=parse_casualty_order(settings["--casualties"]), reroll=settings["--reroll"])
+    return battle_odds(attacker, defender, castle, policy, exact=exact)

@@ -2,7 +2,9 @@
 log in digital-play form.
 
     simulate_game(seed, game_id, variant="basic") -> [envelope]        one game, sealed
-    simulate_games(games, seed, out_dir, variant="basic") -> [Path]    game-0001.jsonl, ...
+    simulate(seed, game_id, {"variant": "teams"}) -> SimulatedGame     the RULESET.simulate hook
+
+Pure: the bots' generators are seeded, nothing is read or written (the CLI writes the files).
 
 Every variant of engine/risk_europe/variants.py can be played: the players are the first colours
 of blue, orange, red, green and the Mercenary Armies the next ones (3 players: green is the
@@ -33,15 +35,15 @@ never written (the bot's next choice is taken instead). A game that has not ende
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
-from typing import Callable
+from typing import Mapping
 
 from engine.core.canonical import sha256_hex
 from engine.core.commit import commitment
 from engine.core.dice import SeededDice
+from engine.core.record import LogRecorder
 from engine.core.events import Event
+from engine.core.projection import SimulatedGame
 from engine.risk_europe import RULESET
 from engine.risk_europe.board import MISSIONS_EXAMPLE, default_data, load_data, shipped_file
 from engine.risk_europe.chance import draw
@@ -52,9 +54,7 @@ from engine.risk_europe.legal import (
     turn_actions, turn_end_chance, turn_end_moves,
 )
 from engine.risk_europe.variants import parse_variant
-from ledger.bots import Bot
-from replay.logfile import write_log
-from ledger.record import LogRecorder
+from engine.risk_europe.bots import Bot
 
 COLOURS = ("blue", "orange", "red", "green")
 PLAYERS = COLOURS                      # the basic game's players
@@ -69,22 +69,6 @@ def armies_for(variant: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
 
 class SimulationError(RuntimeError):
     """The simulator made an event the engine rejects (a bug in the simulator or the engine)."""
-
-
-@dataclass(frozen=True)
-class SimulatedGame:
-    """One simulated game: its sealed log and what happened."""
-
-    game_id: str
-    envelopes: list[dict]
-    rounds: int             # rounds played
-    winner: str | None
-    reason: str | None
-    finished: bool          # False: stopped at MAX_ROUNDS without a winner
-
-    @property
-    def events(self) -> int:
-        return len(self.envelopes)
 
 
 @lru_cache(maxsize=1)
@@ -345,23 +329,10 @@ def game_id_for(seed: int, index: int) -> str:
     return f"sim-{seed}-{index:04d}"
 
 
-def simulate_games(games: int, seed: int, out_dir: Path,
-                   progress: Callable[[int, int, SimulatedGame], None] | None = None,
-                   variant: str = "basic") -> list[Path]:
-    """Simulate `games` games of `variant` from `seed` into `out_dir` (game-0001.jsonl, ...);
-    their paths. ValueError for a variant the bots do not know (engine/risk_europe/variants.py).
-
-    `progress(done, total, game)` is called after each game is written.
-    """
-    parse_variant(variant)          # VariantError (a ValueError) before any file is written
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    paths = []
-    for i in range(1, games + 1):
-        game = play_game(seed, game_id_for(seed, i), variant=variant)
-        path = out_dir / f"game-{i:04d}.jsonl"
-        write_log(path, game.envelopes)
-        paths.append(path)
-        if progress is not None:
-            progress(i, games, game)
-    return paths
+def simulate(seed: int, game_id: str, options: Mapping[str, str]) -> SimulatedGame:
+    """RULESET.simulate: one game played by seeded bots; options {"variant": ...} (default basic).
+    ValueError for an option or a variant the bots do not know."""
+    unknown = set(options) - {"variant"}
+    if unknown:
+        raise ValueError(f"the Risk Europe bots take no option {sorted(unknown)[0]!r}")
+    return play_game(seed, game_id, variant=options.get("variant") or "basic")
