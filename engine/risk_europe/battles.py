@@ -5,11 +5,13 @@ casualties, the end of a battle and the winner it gives (checked against a decla
 
 from __future__ import annotations
 
+from engine.core.dice import highest_against_highest
 from engine.core.events import Event
+from engine.core.judging import bad_faces, seat_ordered
 from engine.risk_europe.state import Battle, PlayerId, State, Terr, Units, evolve as replace
 from engine.risk_europe.common import (
-    _bad_faces, _Ctx, has_tile, _name, RANK_DICE_PER_UNIT, RANK_HITS_ON, RANK_NAME, RANK_UNIT, _resolve,
-    _roll, _seat_ordered_rolls, _units,
+    _Ctx, has_tile, _name, RANK_DICE_PER_UNIT, RANK_HITS_ON, RANK_NAME, RANK_UNIT, _resolve, _roll,
+    _units,
 )
 from engine.risk_europe.rounds import _end_round
 
@@ -22,7 +24,6 @@ def _first_rank(att: Units, dfn: Units, start: int) -> int:
     return 4
 
 
-
 def expected_dice(rank: int, att: Units, dfn: Units) -> tuple[int, int]:
     """Dice each side rolls in a rank of the Ranked Attack Order (RE-BATTLE-DICE)."""
     if rank == 4:
@@ -32,22 +33,12 @@ def expected_dice(rank: int, att: Units, dfn: Units) -> tuple[int, int]:
     return k * getattr(att, unit), k * getattr(dfn, unit)
 
 
-
 def rank_hits(rank: int, att_dice, def_dice) -> tuple[int, int]:
     """(hits scored by the attacker, hits scored by the defender) in one rank (RE-BATTLE-HITS)."""
     if rank == 4:
-        a = sorted(att_dice, reverse=True)
-        d = sorted(def_dice, reverse=True)
-        ah = dh = 0
-        for x, y in zip(a, d):
-            if x > y:
-                ah += 1
-            else:
-                dh += 1
-        return ah, dh
+        return highest_against_highest(sorted(att_dice, reverse=True), sorted(def_dice, reverse=True))
     need = RANK_HITS_ON[rank]
     return sum(1 for x in att_dice if x >= need), sum(1 for y in def_dice if y >= need)
-
 
 
 def _battle_started(s: State, e: Event, c: _Ctx) -> State | None:
@@ -75,10 +66,8 @@ def _battle_started(s: State, e: Event, c: _Ctx) -> State | None:
     return s
 
 
-
 def _can_reroll(s: State, b: Battle) -> bool:
     return b.castle and not b.reroll_used and len(b.rolls[1]) > 0 and b.stage == "rolled"
-
 
 
 def _battle_owed(s: State, b: Battle, ah: int, dh: int) -> tuple[tuple[PlayerId, int], ...]:
@@ -90,7 +79,6 @@ def _battle_owed(s: State, b: Battle, ah: int, dh: int) -> tuple[tuple[PlayerId,
     if dh:
         owed.append((b.attacker, min(dh, x.attacker_units.total)))
     return tuple((p, n) for p, n in owed if n > 0)
-
 
 
 def _battle_dice(s: State, e: Event, c: _Ctx) -> State | None:
@@ -109,7 +97,7 @@ def _battle_dice(s: State, e: Event, c: _Ctx) -> State | None:
     if extra:
         return c.skip("RE-BATTLE-DICE", f"only {b.attacker} and {b.defender} roll in {b.territory}; got "
                       f"rolls for {', '.join(sorted(extra))}")
-    if _bad_faces(rolls):
+    if bad_faces(rolls):
         return c.skip("RE-DICE-FACES", f"dice must show 1-6; got {dict(rolls)!r}")
     if e.payload.territory is not None and s.data.resolve(e.payload.territory) != b.territory:
         return c.skip("RE-FLOW", f"the battle being fought is in {b.territory}, not {e.payload.territory!r}")
@@ -121,7 +109,7 @@ def _battle_dice(s: State, e: Event, c: _Ctx) -> State | None:
     if len(att) != na or len(dfn) != nd:
         c.bad("RE-BATTLE-DICE", f"{RANK_NAME[b.rank]} in {b.territory}: {b.attacker} rolls {na} and "
               f"{b.defender} rolls {nd} dice; the log has {len(att)} and {len(dfn)}")
-    s = _roll(s, _seat_ordered_rolls(s, rolls), c)
+    s = _roll(s, seat_ordered(s, rolls), c)
     ah, dh = rank_hits(b.rank, att, dfn)
     owed = _battle_owed(s, b, ah, dh)
     c.note(f"{RANK_NAME[b.rank]} in {b.territory} (cycle {b.cycle}): {b.attacker} {att or '-'} "
@@ -131,7 +119,6 @@ def _battle_dice(s: State, e: Event, c: _Ctx) -> State | None:
     if not owed and not _can_reroll(s, b):
         return _battle_next(s, c)
     return s
-
 
 
 def _dice_rerolled(s: State, e: Event, c: _Ctx) -> State | None:
@@ -150,7 +137,7 @@ def _dice_rerolled(s: State, e: Event, c: _Ctx) -> State | None:
     if set(rolls) != {b.defender}:
         return c.skip("RE-CASTLE-DEFENSE", f"the re-roll is {b.defender}'s alone; got rolls for {', '.join(rolls)}")
     dice = list(rolls[b.defender])
-    if _bad_faces(rolls):
+    if bad_faces(rolls):
         return c.skip("RE-DICE-FACES", f"dice must show 1-6; got {dice!r}")
     if not b.rolls[1]:
         return c.skip("RE-CASTLE-DEFENSE", f"{b.defender} rolled no dice in {RANK_NAME[b.rank]}")
@@ -166,7 +153,6 @@ def _dice_rerolled(s: State, e: Event, c: _Ctx) -> State | None:
     if not owed:
         return _battle_next(s, c)
     return s
-
 
 
 def _battle_casualties(s: State, e: Event, c: _Ctx) -> State | None:
@@ -202,7 +188,6 @@ def _battle_casualties(s: State, e: Event, c: _Ctx) -> State | None:
     return s
 
 
-
 def _battle_next(s: State, c: _Ctx) -> State:
     """After a rank: end the battle if an army is gone, else go on to the next rank or cycle."""
     b = s.battle
@@ -216,7 +201,6 @@ def _battle_next(s: State, c: _Ctx) -> State:
         rank = _first_rank(x.attacker_units, x.units, 1)
         b = b._replace(rank=rank, cycle=b.cycle + 1, reroll_used=False, stage="roll", rolls=((), ()), owed=())
     return replace(s, battle=b)
-
 
 
 def _battle_end(s: State, c: _Ctx) -> State:
@@ -252,7 +236,6 @@ def _battle_end(s: State, c: _Ctx) -> State:
     if all(v.attacker is None for v in terr.values()):     # nothing is disputed any more
         return _end_round(s, c)
     return s
-
 
 
 def _battle_ended(s: State, e: Event, c: _Ctx) -> State | None:

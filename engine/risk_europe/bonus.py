@@ -5,8 +5,9 @@ dice and casualties.
 from __future__ import annotations
 
 from engine.core.events import Event
+from engine.core.judging import bad_faces
 from engine.risk_europe.state import State, Terr, Units, evolve as replace
-from engine.risk_europe.common import _bad_faces, _Ctx, _name, reserve, _resolve, _roll, SIEGE_HITS_ON, _units
+from engine.risk_europe.common import _Ctx, _name, reserve, _resolve, _roll, SIEGE_HITS_ON, _units
 from engine.risk_europe.orders import _turn_precheck
 
 
@@ -21,7 +22,6 @@ def _bonus_precheck(s: State, e: Event, c: _Ctx, bonus: str) -> bool:
         c.bad("RE-BONUS-CARD", f"{e.actor} has already used the bonus action of {f.card!r}"
               + (" (the Berlin free maneuver comes after all other actions)" if f.berlin_used else ""))
     return True
-
 
 
 def _fortified(s: State, e: Event, c: _Ctx) -> State | None:
@@ -46,7 +46,6 @@ def _fortified(s: State, e: Event, c: _Ctx) -> State | None:
     terr[t] = x._replace(units=x.units + Units(footman=add))
     c.note(f"{actor} fortifies {t}: +{add} Footmen" + (" (castle territory)" if x.castle else ""))
     return replace(s, terr=terr, flow=s.flow._replace(bonus_used=True))
-
 
 
 def _siege_assaulted(s: State, e: Event, c: _Ctx) -> State | None:
@@ -81,7 +80,6 @@ def _siege_assaulted(s: State, e: Event, c: _Ctx) -> State | None:
     return replace(s, flow=s.flow._replace(bonus_used=True, pending=("siege_dice", frm, target, n)))
 
 
-
 def _siege_dice(s: State, e: Event, c: _Ctx) -> State | None:
     _, frm, target, n = s.flow.pending
     rolls = e.payload.rolls
@@ -90,7 +88,7 @@ def _siege_dice(s: State, e: Event, c: _Ctx) -> State | None:
         return c.skip("RE-SIEGE-DICE", f"the siege assault dice are rolled by {roller} alone; got "
                       f"rolls for {', '.join(rolls) or 'nobody'}")
     dice = rolls[roller]
-    if _bad_faces(rolls):
+    if bad_faces(rolls):
         return c.skip("RE-DICE-FACES", f"dice must show 1-6; got {dice!r}")
     if len(dice) != n:
         c.bad("RE-SIEGE-DICE", f"the siege assault rolls {n} dice (2 per Siege Weapon); the log has {len(dice)}")
@@ -103,7 +101,6 @@ def _siege_dice(s: State, e: Event, c: _Ctx) -> State | None:
     s = _roll(s, dice, c)
     pending = ("casualties", target, x.owner, owed) if owed else None
     return replace(s, flow=s.flow._replace(pending=pending))
-
 
 
 def _siege_casualties(s: State, e: Event, c: _Ctx) -> State | None:

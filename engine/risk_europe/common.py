@@ -9,7 +9,7 @@ judging context (`_Ctx`) and the helpers for names, dice and draws. Imports no c
 from __future__ import annotations
 
 from engine.core.chance import judge_draw
-from engine.core.dice import record_dice
+from engine.core.judging import record_roll
 from engine.core.rules import Verdicts
 from engine.risk_europe.board import Territory
 from engine.risk_europe.rules import RULES
@@ -40,13 +40,11 @@ TURN_EVENTS = frozenset({"Expanded", "SplitExpanded", "Maneuvered", "Taxed", "Sp
                          "Fortified", "SiegeAssaulted", "MissionCompleted"})
 
 
-
 class _Ctx(Verdicts):
     """What judging one event produced: violations citing this ruleset's rules, and notes."""
 
     __slots__ = ()
     book = RULES
-
 
 
 def crowns(s: State, p: PlayerId) -> int:
@@ -56,7 +54,6 @@ def crowns(s: State, p: PlayerId) -> int:
         if s.terr[t].owner == p:
             n += city.crowns
     return n
-
 
 
 def crowns_by_army(s: State) -> dict[PlayerId, int]:
@@ -70,15 +67,12 @@ def crowns_by_army(s: State) -> dict[PlayerId, int]:
     return n
 
 
-
 def territories_of(s: State, p: PlayerId) -> list[Territory]:
     return [t for t, x in s.terr.items() if x.owner == p]
 
 
-
 def cities_of(s: State, p: PlayerId) -> list[Territory]:
     return [t for t in s.data.cities if s.terr[t].owner == p]
-
 
 
 def units_on_board(s: State, p: PlayerId) -> Units:
@@ -97,14 +91,12 @@ def units_on_board(s: State, p: PlayerId) -> Units:
     return new_units(Units, (fo, ar, ca, si))
 
 
-
 def reserve(s: State, p: PlayerId) -> Units:
     """Units still in the player's army reserve."""
     sup = s.data.supply
     on = units_on_board(s, p)
     return new_units(Units, (sup["footman"] - on.footman, sup["archer"] - on.archer,
                              sup["cavalry"] - on.cavalry, sup["siege"] - on.siege))
-
 
 
 def tile_territory(s: State, city_name: str) -> Territory | None:
@@ -114,7 +106,6 @@ def tile_territory(s: State, city_name: str) -> Territory | None:
     return None
 
 
-
 def has_tile(s: State, p: PlayerId, city_name: str) -> bool:
     """Does `p` hold this City Bonus Tile with its bonus available now (RE-TILE-TIMING)?"""
     t = tile_territory(s, city_name)
@@ -122,7 +113,6 @@ def has_tile(s: State, p: PlayerId, city_name: str) -> bool:
         return False
     x = s.terr[t]
     return x.owner == p and x.since < s.step
-
 
 
 def supply_line(s: State, p: PlayerId, start: Territory) -> list[Territory]:
@@ -145,7 +135,6 @@ def supply_line(s: State, p: PlayerId, start: Territory) -> list[Territory]:
     return out
 
 
-
 def tax_value(s: State, p: PlayerId, city: Territory) -> tuple[int, list[Territory]]:
     """Coins a tax from `city` collects, and the supply line it collects from (RE-TAX-AMOUNT)."""
     line = supply_line(s, p, city)
@@ -156,10 +145,8 @@ def tax_value(s: State, p: PlayerId, city: Territory) -> tuple[int, list[Territo
     return coins, line
 
 
-
 def _units(u) -> Units:
     return new_units(Units, (u.footman, u.archer, u.cavalry, u.siege))
-
 
 
 def _rotate(seats: tuple[PlayerId, ...], first: PlayerId | None) -> tuple[PlayerId, ...]:
@@ -169,10 +156,8 @@ def _rotate(seats: tuple[PlayerId, ...], first: PlayerId | None) -> tuple[Player
     return seats[i:] + seats[:i]
 
 
-
 def _name(s: State, p: PlayerId | None) -> str:
     return "nobody" if p is None else p
-
 
 
 def _resolve(s: State, name: str, c: _Ctx, what: str = "territory") -> Territory | None:
@@ -182,35 +167,14 @@ def _resolve(s: State, name: str, c: _Ctx, what: str = "territory") -> Territory
     return t
 
 
-
 def _step_of(round_: int, turn: int, index: int, n: int) -> int:
     return round_ * 1000 + 1 + (turn - 1) * n + index
-
 
 
 def _roll(s: State, values: list[int], c: _Ctx) -> State:
     """Record dice in the game's dice log; in a seeded game whose seed the judge already knows,
     check each die against the seed's stream here, at its own line (RE-DICE-SEED)."""
-    log, count, wrong = record_dice(s.dice_log, s.dice_count, s.dice_tape, values)
-    if wrong is not None:
-        i, got, want, seed_faces = wrong
-        c.bad("RE-DICE-SEED", f"die #{i + 1} of the game shows {got}; the revealed seed gives {want} "
-              f"(dice here {list(values)}, seed {seed_faces})")
-    return replace(s, dice_log=log, dice_count=count)
-
-
-
-def _seat_ordered_rolls(s: State, rolls: dict[str, list[int]]) -> list[int]:
-    out: list[int] = []
-    for p in s.seats:
-        out.extend(rolls.get(p, ()))
-    return out
-
-
-
-def _bad_faces(rolls: dict[str, list[int]]) -> list[int]:
-    return [d for dice in rolls.values() for d in dice if not (1 <= d <= 6)]
-
+    return record_roll(s, values, c, "RE-DICE-SEED", replace)
 
 
 def _check_draw(s: State, pool: list, n: int, got: list, dice: list[int] | None, what: str,

@@ -20,9 +20,8 @@ from __future__ import annotations
 
 from typing import Callable
 
-from engine.core.canonical import sha256_hex
-from engine.core.dice import DiceTape, first_wrong_die, logged_dice
 from engine.core.events import Event
+from engine.core.judging import seed_revealed, with_seed
 from engine.core.rules import Violation
 from engine.core.ruleset import GameResult
 from engine.risk_europe.state import State, evolve as replace
@@ -55,23 +54,7 @@ from engine.risk_europe.setup import bidders  # noqa: F401
 
 
 def _seed_revealed(s: State, e: Event, c: _Ctx) -> State | None:
-    if s.dice_mode != "seeded":
-        return c.skip("RE-DICE-SEED", "this game's dice were rolled at the table; there is no seed to reveal")
-    seed = e.payload.seed
-    if sha256_hex(seed) != (s.seed_hash or "").lower():
-        c.bad("RE-DICE-SEED", "the revealed seed does not match the seed hash published at the start")
-        return s
-    if s.dice_tape is not None:
-        c.note(f"Seed revealed: its hash matches; all {s.dice_count} dice were checked at their own lines")
-        return s
-    dice = logged_dice(s.dice_log)
-    wrong = first_wrong_die(dice, seed)
-    if wrong is not None:
-        i, got, want = wrong
-        c.bad("RE-DICE-SEED", f"die #{i + 1} of the game shows {got}; the seed gives {want}")
-    c.note(f"Seed revealed: all {len(dice)} dice checked against it")
-    return s
-
+    return seed_revealed(s, e.payload.seed, c, "RE-DICE-SEED")
 
 
 def _dice_rolled(s: State, e: Event, c: _Ctx) -> State | None:
@@ -88,7 +71,6 @@ def _dice_rolled(s: State, e: Event, c: _Ctx) -> State | None:
     return c.skip("RE-FLOW", f"no dice are due now ({f.phase})")
 
 
-
 def _casualties_removed(s: State, e: Event, c: _Ctx) -> State | None:
     f = s.flow
     if f.phase == "turn" and f.pending is not None and f.pending[0] == "casualties":
@@ -96,7 +78,6 @@ def _casualties_removed(s: State, e: Event, c: _Ctx) -> State | None:
     if f.phase == "battles" and s.battle is not None:
         return _battle_casualties(s, e, c)
     return c.skip("RE-CASUALTIES", "no hits are waiting to be taken")
-
 
 
 HANDLERS: dict[str, Callable[[State, Event, _Ctx], State | None]] = {
@@ -128,7 +109,6 @@ HANDLERS: dict[str, Callable[[State, Event, _Ctx], State | None]] = {
 _AFTER_END = frozenset({"GameEnded", "SeedRevealed", "BattleEnded"})
 
 _TABLE_EVENTS = frozenset({"BattleEnded", "GameEnded", "SeedRevealed", "DiceRolled", "TilesDrawn"})
-
 
 
 def step(s: State, e: Event) -> tuple[list[Violation], State | None]:
@@ -169,7 +149,6 @@ def step(s: State, e: Event) -> tuple[list[Violation], State | None]:
     return c.v, out
 
 
-
 def conclude(s: State) -> State:
     """The log has ended: close the last turn if it is complete (the round may end with it)."""
     f = s.flow
@@ -180,16 +159,11 @@ def conclude(s: State) -> State:
     return s
 
 
-
 def result(s: State) -> GameResult | None:
     return s.result
 
 
-
 def reveal_seed(s: State, seed: str) -> State:
     """A judge that has read the whole log knows the seed revealed at its end: with it, every die
-    is checked at its own line. A seed that does not match the published hash changes nothing
-    (SeedRevealed reports it)."""
-    if s.dice_mode != "seeded" or sha256_hex(seed) != (s.seed_hash or "").lower():
-        return s
-    return replace(s, dice_tape=DiceTape(seed))
+    is checked at its own line (engine.core.judging.with_seed)."""
+    return with_seed(s, seed, replace)

@@ -17,7 +17,6 @@ def missions_taken(s: State) -> set[str]:
     return {m for ps in s.players.values() for m in (*ps.kept_missions, *ps.missions_done)}
 
 
-
 def _mission_kept(s: State, e: Event, c: _Ctx) -> State | None:
     """RE-MISSION-DRAW: one of the Crown Cards drawn with King Me is kept face down."""
     f = s.flow
@@ -43,7 +42,6 @@ def _mission_kept(s: State, e: Event, c: _Ctx) -> State | None:
            + (" and returns the other Crown Card to the bottom of the deck" if n > 1 else ""))
     return replace(s, players=players, crown_cards_left=s.crown_cards_left - 1,
                    flow=f._replace(pending=None))
-
 
 
 def _mission_completed(s: State, e: Event, c: _Ctx) -> State | None:

@@ -50,7 +50,6 @@ def _cards_committed(s: State, e: Event, c: _Ctx) -> State | None:
     return s
 
 
-
 def _card_revealed(s: State, e: Event, c: _Ctx) -> State | None:
     f = s.flow
     if f.phase != "turn":
@@ -102,13 +101,11 @@ def _card_revealed(s: State, e: Event, c: _Ctx) -> State | None:
                    flow=f._replace(card=card, bonus_used=True, pending=pending))
 
 
-
 def mercenary_pool(s: State, army: PlayerId) -> tuple[str, ...]:
     """The cards a Mercenary Army's next flip is drawn from, in the deck file's order: those
     still in its deck, or the whole deck reshuffled when it has run out (RE-MERC-DECK)."""
     hand = s.players[army].hand
     return tuple(cid for cid in s.data.cards if cid in hand) or tuple(s.data.cards)
-
 
 
 def _merc_card_flipped(s: State, e: Event, c: _Ctx) -> State | None:
@@ -139,7 +136,6 @@ def _merc_card_flipped(s: State, e: Event, c: _Ctx) -> State | None:
     return s
 
 
-
 def _turn_precheck(s: State, e: Event, c: _Ctx) -> bool:
     f = s.flow
     if f.phase != "turn":
@@ -161,7 +157,6 @@ def _turn_precheck(s: State, e: Event, c: _Ctx) -> bool:
     return True
 
 
-
 def _order_precheck(s: State, e: Event, c: _Ctx, order: str) -> bool:
     if not _turn_precheck(s, e, c):
         return False
@@ -175,7 +170,6 @@ def _order_precheck(s: State, e: Event, c: _Ctx, order: str) -> bool:
         c.bad("RE-ORDER-ON-CARD", f"{order.replace('_', ' ')} is not an order on {f.card!r} "
               f"({' / '.join(o.replace('_', ' ') for o in card.orders)})")
     return True
-
 
 
 def _enter(s: State, terr: dict, players: dict, t: Territory, p: PlayerId, units: Units, c: _Ctx) -> None:
@@ -198,7 +192,6 @@ def _enter(s: State, terr: dict, players: dict, t: Territory, p: PlayerId, units
     else:
         terr[t] = x._replace(attacker=p, attacker_units=units)
         c.note(f"{p} attacks {x.owner} in {t} with {units.describe()}: {t} is disputed")
-
 
 
 def _expansion(s: State, e: Event, c: _Ctx, frm_name: str, moves: list[tuple[str, Units]],
@@ -267,7 +260,6 @@ def _expansion(s: State, e: Event, c: _Ctx, frm_name: str, moves: list[tuple[str
     return replace(s, terr=terr, players=players, flow=s.flow._replace(order_done=order))
 
 
-
 def _expanded(s: State, e: Event, c: _Ctx) -> State | None:
     if not _order_precheck(s, e, c, "expand"):
         return None
@@ -275,13 +267,11 @@ def _expanded(s: State, e: Event, c: _Ctx) -> State | None:
     return _expansion(s, e, c, p.from_, [(p.to, _units(p.units))], split=False)
 
 
-
 def _split_expanded(s: State, e: Event, c: _Ctx) -> State | None:
     if not _order_precheck(s, e, c, "split_expand"):
         return None
     p = e.payload
     return _expansion(s, e, c, p.from_, [(m.to, _units(m.units)) for m in p.moves], split=True)
-
 
 
 def _maneuver_route_ok(s: State, p: PlayerId, frm: Territory, to: Territory,
@@ -300,7 +290,6 @@ def _maneuver_route_ok(s: State, p: PlayerId, frm: Territory, to: Territory,
     if to in nb[frm]:
         return True
     return any(passable(m) and to in nb[m] for m in nb[frm])
-
 
 
 def _maneuvered(s: State, e: Event, c: _Ctx) -> State | None:
@@ -367,10 +356,8 @@ def _maneuvered(s: State, e: Event, c: _Ctx) -> State | None:
     return replace(s, terr=terr, flow=nf)
 
 
-
 def _capped(units: Units, room: Units) -> Units:
     return Units(*(max(0, min(a, b)) for a, b in zip(units, room)))
-
 
 
 def _taxed(s: State, e: Event, c: _Ctx) -> State | None:
@@ -411,7 +398,6 @@ def _taxed(s: State, e: Event, c: _Ctx) -> State | None:
     return replace(s, terr=terr, players=players, flow=s.flow._replace(order_done="tax"))
 
 
-
 def crown_card_ban(s: State, p: PlayerId) -> tuple[str, str] | None:
     """Why `p` may not buy Crown Cards in this game, as (rule id, reason); None when they may."""
     v = s.variant_rules
@@ -425,13 +411,11 @@ def crown_card_ban(s: State, p: PlayerId) -> tuple[str, str] | None:
     return None
 
 
-
 def _kiev_ok(s: State, p: PlayerId, t: Territory) -> bool:
     if not has_tile(s, p, "Kiev"):
         return False
     kiev = tile_territory(s, "Kiev")
     return kiev is not None and t in supply_line(s, p, kiev)
-
 
 
 def _spent(s: State, e: Event, c: _Ctx) -> State | None:

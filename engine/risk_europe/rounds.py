@@ -17,7 +17,6 @@ def _turn_closable(f: Flow) -> bool:
     return f.card is not None and f.pending is None
 
 
-
 def _close_turn(s: State, c: _Ctx, lenient: bool) -> State:
     """End the current turn; after the last Turn 2 go to the battles (or end the round)."""
     f = s.flow
@@ -47,7 +46,6 @@ def _close_turn(s: State, c: _Ctx, lenient: bool) -> State:
     return replace(s, flow=nf, step=_step_of(f.round, turn, index, len(f.order)))
 
 
-
 def _enter_battles(s: State, c: _Ctx) -> State:
     s = replace(s, flow=s.flow._replace(phase="battles", order_done=None), step=s.flow.round * 1000 + BATTLE_SLOT)
     disputed = [t for t, x in s.terr.items() if x.attacker is not None]   # is_disputed, inlined
@@ -57,10 +55,8 @@ def _enter_battles(s: State, c: _Ctx) -> State:
     return s
 
 
-
 def _last_turn(f: Flow) -> bool:
     return f.turn == 2 and f.index == len(f.order) - 1
-
 
 
 def _next_slot(f: Flow, player: PlayerId) -> tuple[int, int] | None:
@@ -77,7 +73,6 @@ def _next_slot(f: Flow, player: PlayerId) -> tuple[int, int] | None:
         if order[i] == player:
             return 2, i
     return None
-
 
 
 def _resync(s: State, e: Event, c: _Ctx) -> State:
@@ -111,7 +106,6 @@ def _resync(s: State, e: Event, c: _Ctx) -> State:
     return s
 
 
-
 def _start_round(s: State, round_: int, c: _Ctx) -> State:
     players = dict(s.players)
     refill = round_ > 1 and (round_ - 1) % 4 == 0
@@ -128,17 +122,14 @@ def _start_round(s: State, round_: int, c: _Ctx) -> State:
                    step=round_ * 1000)
 
 
-
 def _start_turns(s: State) -> State:
     f = s.flow._replace(phase="turn", turn=1, index=0, card=None, order_done=None, tied=(),
                         bonus_used=False, berlin_used=False, pending=None, merc=None, queue=())
     return replace(s, flow=f, step=_step_of(f.round, 1, 0, len(f.order)))
 
 
-
 def _game_over(s: State, res: GameResult) -> State:
     return replace(s, result=res, flow=s.flow._replace(phase="over"))
-
 
 
 def _end_round(s: State, c: _Ctx) -> State:
@@ -155,12 +146,10 @@ def _end_round(s: State, c: _Ctx) -> State:
     return _start_round(s, s.flow.round + 1, c)
 
 
-
 def _tie_key(s: State, ps: tuple[PlayerId, ...]) -> tuple[int, int]:
     """The tie-break (p.19): territories, then coins with the First Player Marker worth 10."""
     return (sum(len(territories_of(s, p)) for p in ps),
             sum(s.players[p].coins + (10 if s.marker == p else 0) for p in ps))
-
 
 
 def _crown_win(s: State, c: _Ctx) -> GameResult | None:
@@ -191,7 +180,6 @@ def _crown_win(s: State, c: _Ctx) -> GameResult | None:
     return GameResult(winners, reason, r, detail)
 
 
-
 def teams(s: State) -> list[tuple[PlayerId, ...]]:
     """The teams of a team game (opposite seats), in seat order of their first player."""
     out: list[tuple[PlayerId, ...]] = []
@@ -202,11 +190,9 @@ def teams(s: State) -> list[tuple[PlayerId, ...]]:
     return out
 
 
-
 def crown_cities_of(s: State, ps: tuple[PlayerId, ...]) -> int:
     """Crown city territories held by these players (Rome counts once: it is one territory)."""
     return sum(1 for t in s.data.cities if s.terr[t].owner in ps)
-
 
 
 def _team_win(s: State, c: _Ctx) -> GameResult | None:
@@ -236,7 +222,6 @@ def _team_win(s: State, c: _Ctx) -> GameResult | None:
         f"{' and '.join(t)} hold {n} crown cit{'y' if n == 1 else 'ies'}" for t, n in held.items())
         + f" — {' and '.join(winners)} {'win' if len(top) == 1 else 'share the win'}")
     return GameResult(winners, reason, r, detail)
-
 
 
 def _eliminate(s: State, c: _Ctx) -> State:
@@ -275,7 +260,6 @@ def _eliminate(s: State, c: _Ctx) -> State:
     return replace(s, players=players, terr=terr, marker=marker)
 
 
-
 def _last_standing(s: State, c: _Ctx) -> GameResult | None:
     """The last player (team) with an army in the game wins; Mercenary Armies do not count."""
     r = s.flow.round
@@ -295,7 +279,6 @@ def _last_standing(s: State, c: _Ctx) -> GameResult | None:
     return GameResult(left, "last player standing" if left else "everyone eliminated", r, {})
 
 
-
 def _game_ended(s: State, e: Event, c: _Ctx) -> State | None:
     declared = e.payload.declared
     said = " and ".join(declared) or "no winner"
@@ -309,7 +292,6 @@ def _game_ended(s: State, e: Event, c: _Ctx) -> State | None:
         c.claim(rule, f"the log declares {said}; the rules give "
                 f"{' and '.join(winners) if winners else 'no winner'}" + _why_not(s, declared))
     return s
-
 
 
 def _why_not(s: State, declared: tuple[PlayerId, ...]) -> str:

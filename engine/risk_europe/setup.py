@@ -8,13 +8,12 @@ from __future__ import annotations
 
 from engine.core.commit import matches_commitment
 from engine.core.events import Event
+from engine.core.judging import bad_faces, seat_ordered
 from engine.core.rules import Violation
 from engine.risk_europe.board import GameData, Territory
 from engine.risk_europe.state import Flow, Player, PlayerId, State, Terr, Units, evolve as replace
 from engine.risk_europe.variants import VariantError, parse_variant, seat_armies
-from engine.risk_europe.common import (
-    _bad_faces, _check_draw, _Ctx, _resolve, _roll, _rotate, _seat_ordered_rolls, V,
-)
+from engine.risk_europe.common import _check_draw, _Ctx, _resolve, _roll, _rotate, V
 from engine.risk_europe.rounds import _start_round, _start_turns
 
 
@@ -50,7 +49,6 @@ def check_start(payload, data: GameData) -> list[Violation]:
     return out
 
 
-
 def initial_state(payload, data: GameData) -> State:
     """The state before the first bid: five coins, a full hand, an empty board; with Mercenary
     Armies, their City Bonus Tiles are drawn first."""
@@ -83,7 +81,6 @@ def initial_state(payload, data: GameData) -> State:
     )
 
 
-
 # The two kinds of bid share their events and their flow; their rules differ.
 _BID_RULES = {
     None: {"amount": "RE-BID-AMOUNT", "once": "RE-BID-ONCE", "reveal": "RE-BID-REVEAL"},
@@ -93,10 +90,8 @@ _BID_RULES = {
 _BID_PHASES = ("bidding", "control")
 
 
-
 def _bid_kind(s: State) -> str | None:
     return "merc" if s.flow.phase == "control" else None
-
 
 
 def _bid_checks(s: State, e: Event, c: _Ctx) -> bool:
@@ -118,7 +113,6 @@ def _bid_checks(s: State, e: Event, c: _Ctx) -> bool:
     return True
 
 
-
 def _bid_placed(s: State, e: Event, c: _Ctx) -> State | None:
     if not _bid_checks(s, e, c):
         return None
@@ -132,7 +126,6 @@ def _bid_placed(s: State, e: Event, c: _Ctx) -> State | None:
     players = dict(s.players)
     players[e.actor] = ps._replace(bid=amount, bid_commitment=e.payload.commitment)
     return _resolve_bids(replace(s, players=players), c)
-
 
 
 def _bid_revealed(s: State, e: Event, c: _Ctx) -> State | None:
@@ -153,11 +146,9 @@ def _bid_revealed(s: State, e: Event, c: _Ctx) -> State | None:
     return _resolve_bids(replace(s, players=players), c)
 
 
-
 def bidders(s: State) -> tuple[PlayerId, ...]:
     """Who bids now: every player still in the game (never a Mercenary Army)."""
     return s.active_players
-
 
 
 def _resolve_bids(s: State, c: _Ctx) -> State:
@@ -175,10 +166,8 @@ def _resolve_bids(s: State, c: _Ctx) -> State:
     return replace(s, flow=s.flow._replace(phase="rolloff", tied=tied))
 
 
-
 def _award_bid(s: State, winner: PlayerId, c: _Ctx) -> State:
     return _award_control(s, winner, c) if s.flow.merc else _award_marker(s, winner, c)
-
 
 
 def _award_marker(s: State, winner: PlayerId, c: _Ctx) -> State:
@@ -200,7 +189,6 @@ def _award_marker(s: State, winner: PlayerId, c: _Ctx) -> State:
                    flow=Flow(phase="placement", order=draft * len(v.draft_castles), index=0))
 
 
-
 def _award_control(s: State, winner: PlayerId, c: _Ctx) -> State:
     """RE-MERC-BID-WINNER: the winner pays the Mercenary Army and plays its turns this round."""
     army = s.flow.merc
@@ -219,7 +207,6 @@ def _award_control(s: State, winner: PlayerId, c: _Ctx) -> State:
     return _start_turns(s)
 
 
-
 def _rolloff(s: State, e: Event, c: _Ctx) -> State | None:
     tied = s.flow.tied
     rule = "RE-MERC-BID-TIE" if s.flow.merc else "RE-BID-TIE"
@@ -229,16 +216,15 @@ def _rolloff(s: State, e: Event, c: _Ctx) -> State | None:
                       f"{', '.join(rolls) or 'nobody'}")
     if any(len(d) != 1 for d in rolls.values()):
         return c.skip(rule, f"each tied player rolls one die; got {dict(rolls)!r}")
-    if _bad_faces(rolls):
+    if bad_faces(rolls):
         return c.skip("RE-DICE-FACES", f"dice must show 1-6; got {dict(rolls)!r}")
-    s = _roll(s, _seat_ordered_rolls(s, rolls), c)
+    s = _roll(s, seat_ordered(s, rolls), c)
     top = max(d[0] for d in rolls.values())
     best = tuple(p for p in tied if rolls[p][0] == top)
     c.note("Roll-off: " + ", ".join(f"{p} {rolls[p][0]}" for p in tied))
     if len(best) == 1:
         return _award_bid(s, best[0], c)
     return replace(s, flow=s.flow._replace(tied=best))
-
 
 
 def _tiles_drawn(s: State, e: Event, c: _Ctx) -> State | None:
@@ -288,7 +274,6 @@ def _tiles_drawn(s: State, e: Event, c: _Ctx) -> State | None:
     return replace(s, flow=Flow(phase="bidding"))
 
 
-
 def _after_commits(s: State, c: _Ctx) -> State:
     """Every player's cards are down: the bids for the Mercenary Armies (RE-MERC-BID), then the turns."""
     armies = s.active_mercenaries
@@ -300,13 +285,11 @@ def _after_commits(s: State, c: _Ctx) -> State:
     return replace(s, flow=s.flow._replace(phase="merc_order"))
 
 
-
 def _open_control(s: State, army: PlayerId, queue: tuple[PlayerId, ...]) -> State:
     players = dict(s.players)
     for p in bidders(s):
         players[p] = players[p]._replace(bid=None, bid_commitment=None)
     return replace(s, players=players, flow=s.flow._replace(phase="control", merc=army, queue=queue, tied=()))
-
 
 
 def _merc_bids_ordered(s: State, e: Event, c: _Ctx) -> State | None:
@@ -324,7 +307,6 @@ def _merc_bids_ordered(s: State, e: Event, c: _Ctx) -> State | None:
                       f"got {list(armies)!r}")
     c.note(f"{e.actor} has the Mercenary Armies bid for in this order: {', '.join(armies)}")
     return _open_control(s, armies[0], armies[1:])
-
 
 
 def _kingdom_placed(s: State, e: Event, c: _Ctx) -> State | None:

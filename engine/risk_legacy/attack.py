@@ -7,13 +7,14 @@ Territory", "Knocking Out Another Player").
 from __future__ import annotations
 
 from engine.core.events import Event
+from engine.core.judging import bad_faces, seat_ordered
 from engine.risk_legacy import world as W
 from engine.risk_legacy.board import FACTION_NAMES, Territory
 from engine.risk_legacy.combat import is_double_six, is_three_of_a_kind
 from engine.risk_legacy.state import Combat, FACE_DOWN, State, Terr, evolve as replace
 from engine.risk_legacy.common import (
-    _bad_faces, _Ctx, defence_modifiers, faction_name, has_power, _name, _open_pack, _resolve, _roll,
-    roll_result, _seat_ordered, _set_terr, stars, _tname, troops_of,
+    _Ctx, defence_modifiers, faction_name, has_power, _name, _open_pack, _resolve, _roll, roll_result,
+    _set_terr, stars, _tname, troops_of,
 )
 from engine.risk_legacy.setup import _reveal_scar
 from engine.risk_legacy.turns import _check_win, _main_step, _my_turn
@@ -22,7 +23,6 @@ from engine.risk_legacy.turns import _check_win, _main_step, _my_turn
 def city_cost(s: State, t: Territory) -> int:
     """Troops lost expanding into unoccupied `t`: its population, two more if fortified."""
     return W.population(s.world, s.data, t) + (2 if W.is_fortified(s.world, t) else 0)
-
 
 
 def _move_from_to(s: State, e: Event, c: _Ctx, rule: str, detail: bool = True):
@@ -42,7 +42,6 @@ def _move_from_to(s: State, e: Event, c: _Ctx, rule: str, detail: bool = True):
         return c.skip(rule, f"{p} does not control {_tname(s, frm)}"
                       + (f" (held by {_name(src.owner)})" if detail else ""))
     return p, pay, frm, to, src, dst
-
 
 
 def _expanded(s: State, e: Event, c: _Ctx) -> State | None:
@@ -77,7 +76,6 @@ def _expanded(s: State, e: Event, c: _Ctx) -> State | None:
     return replace(s, terr=terr, flow=s.flow._replace(expanded=s.flow.expanded + 1))
 
 
-
 def _attack_declared(s: State, e: Event, c: _Ctx) -> State | None:
     got = _move_from_to(s, e, c, "RL-ATTACK-FROM")
     if got is None:
@@ -101,7 +99,6 @@ def _attack_declared(s: State, e: Event, c: _Ctx) -> State | None:
     c.note(f"{faction_name(s, p)} attacks {faction_name(s, dst.owner)} in {_tname(s, to)} ({dst.troops} troops) "
            f"from {_tname(s, frm)} with {pay.troops}")
     return replace(s, combat=cb, flow=f._replace(first_attack=f.first_attack or to))
-
 
 
 def _scar_placed(s: State, e: Event, c: _Ctx) -> State | None:
@@ -133,7 +130,6 @@ def _scar_placed(s: State, e: Event, c: _Ctx) -> State | None:
     return replace(s, world=world, players=players)
 
 
-
 def _attack_dice(s: State, e: Event, c: _Ctx) -> State | None:
     cb = s.combat
     if cb is None or cb.stage != "declared":
@@ -142,7 +138,7 @@ def _attack_dice(s: State, e: Event, c: _Ctx) -> State | None:
     if set(rolls) - {cb.attacker, cb.defender} or cb.attacker not in rolls or cb.defender not in rolls:
         return c.skip("RL-ATTACK-DICE", f"{cb.attacker} and {cb.defender} roll in {_tname(s, cb.to)}; got "
                       f"rolls for {', '.join(rolls) or 'nobody'}")
-    if _bad_faces(rolls):
+    if bad_faces(rolls):
         return c.skip("RL-DICE-FACES", f"dice must show 1-6; got {dict(rolls)!r}")
     att, dfn = list(rolls[cb.attacker]), list(rolls[cb.defender])
     if not att or not dfn:
@@ -152,7 +148,7 @@ def _attack_dice(s: State, e: Event, c: _Ctx) -> State | None:
     most = min(2, s.terr[cb.to].troops)
     if len(dfn) > most:
         c.bad("RL-ATTACK-DICE", f"{cb.defender} defends {_tname(s, cb.to)} with {len(dfn)} dice; at most {most}")
-    s = _roll(s, _seat_ordered(s, rolls), c)
+    s = _roll(s, seat_ordered(s, rolls), c)
     cb = cb._replace(stage="rolled", rolls=(tuple(att), tuple(dfn)))
     s = replace(s, combat=cb)
     fa, fd, a_lost, d_lost = roll_result(s, cb)
@@ -161,7 +157,6 @@ def _attack_dice(s: State, e: Event, c: _Ctx) -> State | None:
            + (f"; defender's dice {' '.join(f'{m.delta:+d} {m.die} ({m.source})' for m in mods)} → {fd}" if mods else "")
            + f": {cb.attacker} would lose {a_lost}, {cb.defender} {d_lost}")
     return s
-
 
 
 def _missile_fired(s: State, e: Event, c: _Ctx) -> State | None:
@@ -190,7 +185,6 @@ def _missile_fired(s: State, e: Event, c: _Ctx) -> State | None:
     return s
 
 
-
 def _casualties_removed(s: State, e: Event, c: _Ctx) -> State | None:
     cb = s.combat
     if s.flow.phase != "turn" or cb is None or cb.stage != "rolled":
@@ -201,7 +195,6 @@ def _casualties_removed(s: State, e: Event, c: _Ctx) -> State | None:
         c.claim("RL-CASUALTIES", f"the log removes {pay.attacker} of {cb.attacker}'s and {pay.defender} of "
                 f"{cb.defender}'s troops; the dice give {a_lost} and {d_lost}")
     return _resolve_roll(s, c)
-
 
 
 def _resolve_roll(s: State, c: _Ctx) -> State:
@@ -236,7 +229,6 @@ def _resolve_roll(s: State, c: _Ctx) -> State:
     return replace(s, combat=None)
 
 
-
 def _moved_in(s: State, e: Event, c: _Ctx) -> State | None:
     cb = s.combat
     if s.flow.phase != "turn" or cb is None or cb.stage != "conquered":
@@ -254,7 +246,6 @@ def _moved_in(s: State, e: Event, c: _Ctx) -> State | None:
     if n == src.troops:
         c.bad("RL-CONQUER-MOVE", f"at least one troop stays in {_tname(s, cb.frm)}")
     return _occupy(s, n, c)
-
 
 
 def _occupy(s: State, n: int, c: _Ctx) -> State:

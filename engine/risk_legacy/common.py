@@ -9,7 +9,7 @@ Packages"). Imports no chapter module.
 from __future__ import annotations
 
 from engine.core.chance import DrawError, draw_with, judge_draw
-from engine.core.dice import record_dice
+from engine.core.judging import record_roll
 from engine.core.rules import Verdicts
 from engine.risk_legacy import world as W
 from engine.risk_legacy.board import COIN, FACTION_NAMES, SCAR_EFFECTS, Territory
@@ -37,7 +37,6 @@ PACK_CONDITIONS = {
 }
 
 
-
 class _Ctx(Verdicts):
     """What judging one event produced: violations citing this ruleset's rules, and notes."""
 
@@ -45,15 +44,12 @@ class _Ctx(Verdicts):
     book = RULES
 
 
-
 def territories_of(s: State, p: PlayerId) -> list[Territory]:
     return [t for t, x in s.terr.items() if x.owner == p]
 
 
-
 def troops_of(s: State, p: PlayerId) -> int:
     return sum(x.troops for x in s.terr.values() if x.owner == p)
-
 
 
 def hqs_of(s: State, p: PlayerId) -> list[Territory]:
@@ -61,16 +57,13 @@ def hqs_of(s: State, p: PlayerId) -> list[Territory]:
     return [t for t, x in s.terr.items() if x.hq is not None and x.owner == p]
 
 
-
 def stars(s: State, p: PlayerId) -> int:
     """Red Star tokens plus HQs controlled (RL-STARS)."""
     return s.players[p].tokens + len(hqs_of(s, p))
 
 
-
 def population_of(s: State, p: PlayerId) -> int:
     return sum(W.population(s.world, s.data, t) for t in territories_of(s, p))
-
 
 
 def has_power(s: State, p: PlayerId, power: str) -> bool:
@@ -79,11 +72,9 @@ def has_power(s: State, p: PlayerId, power: str) -> bool:
     return f is not None and s.world.powers.get(f) == power
 
 
-
 def faction_name(s: State, p: PlayerId) -> str:
     f = s.players[p].faction
     return f"{p} ({FACTION_NAMES[f]})" if f else p
-
 
 
 def continents_of(s: State, p: PlayerId) -> dict[str, int]:
@@ -95,13 +86,11 @@ def continents_of(s: State, p: PlayerId) -> dict[str, int]:
     return out
 
 
-
 def recruit_base(s: State, p: PlayerId) -> int:
     """(territories + population) / 3, rounded down (up for Imperial Balkania's power), at least 3."""
     n = len(territories_of(s, p)) + population_of(s, p)
     base = -(-n // 3) if has_power(s, p, "balk-round-up") else n // 3
     return max(3, base)
-
 
 
 def trade_value(s: State, resources: int) -> int:
@@ -115,17 +104,14 @@ def trade_value(s: State, resources: int) -> int:
     return 0
 
 
-
 def resources_of(s: State, cards) -> int:
     return sum(W.card_resources(s.world, c) for c in cards)
-
 
 
 def recruit_total(s: State, p: PlayerId, cards=()) -> int:
     """Every troop `p` recruits now, turning in `cards` (RL-RECRUIT-COUNT)."""
     bonus = sum(continents_of(s, p).values())
     return recruit_base(s, p) + bonus + (trade_value(s, resources_of(s, cards)) if cards else 0)
-
 
 
 def is_legal_start(s: State, p: PlayerId, t: Territory) -> bool:
@@ -138,17 +124,14 @@ def is_legal_start(s: State, p: PlayerId, t: Territory) -> bool:
     return W.is_unmarked_for_start(s.world, t)
 
 
-
 def is_next_to_hq(s: State, t: Territory) -> bool:
     return any(s.terr[n].hq is not None for n in s.data.neighbours[t])
-
 
 
 def legal_starts(s: State, p: PlayerId, *, with_hq: bool) -> list[Territory]:
     """Where `p` may start (with an HQ: not next to another HQ) or Join the War."""
     return [t for t in s.data.territories if is_legal_start(s, p, t)
             and not (with_hq and is_next_to_hq(s, t))]
-
 
 
 def connected(s: State, p: PlayerId, a: Territory, b: Territory) -> bool:
@@ -166,19 +149,16 @@ def connected(s: State, p: PlayerId, a: Territory, b: Territory) -> bool:
     return False
 
 
-
 def face_up_choices(s: State, p: PlayerId) -> list[str]:
     """The face-up Territory cards of territories `p` controls (RL-DRAW-CHOICE)."""
     return [card for card in s.side.slots if card is not None
             and s.terr[s.data.territory_of_card[card]].owner == p]
 
 
-
 def may_draw(s: State, p: PlayerId) -> bool:
     """Is `p` eligible for a Resource card this turn (RL-DRAW-ELIGIBLE, Balkania's power)?"""
     f = s.flow
     return f.conquered > 0 or (f.expanded >= 4 and has_power(s, p, "balk-expansion-card"))
-
 
 
 def defence_modifiers(s: State, cb: Combat) -> list[Modifier]:
@@ -195,7 +175,6 @@ def defence_modifiers(s: State, cb: Combat) -> list[Modifier]:
     return mods
 
 
-
 def is_fortified_for(s: State, cb: Combat) -> bool:
     """Is the defended territory fortified: a city with boxes left, or Die Mechaniker's starting HQ
     defended by them (RL-FORTIFICATION, RL-POWER-MECH-FORTIFIED-HQ; one fortification, not two)."""
@@ -204,13 +183,11 @@ def is_fortified_for(s: State, cb: Combat) -> bool:
     return _mech_hq(s, cb)
 
 
-
 def _mech_hq(s: State, cb: Combat) -> bool:
     d = s.players[cb.defender]
     x = s.terr[cb.to]
     return (has_power(s, cb.defender, "mech-fortified-hq") and d.faction is not None
             and x.hq == d.faction and d.start == cb.to)
-
 
 
 def roll_result(s: State, cb: Combat) -> tuple[list[int], list[int], int, int]:
@@ -224,15 +201,12 @@ def roll_result(s: State, cb: Combat) -> tuple[list[int], list[int], int, int]:
     return fa, fd, a_lost, d_lost
 
 
-
 def _name(p: PlayerId | None) -> str:
     return "nobody" if p is None else p
 
 
-
 def _tname(s: State, t: Territory) -> str:
     return s.data.names.get(t, t)
-
 
 
 def _resolve(s: State, name: str, c: _Ctx, what: str = "territory") -> Territory | None:
@@ -240,7 +214,6 @@ def _resolve(s: State, name: str, c: _Ctx, what: str = "territory") -> Territory
     if t is None:
         c.skip("RL-NAME", f"{what} {name!r} is not on the board")
     return t
-
 
 
 def _cards(s: State, names, c: _Ctx) -> list[str] | None:
@@ -254,7 +227,6 @@ def _cards(s: State, names, c: _Ctx) -> list[str] | None:
     return out
 
 
-
 def _take_from_hand(hand: tuple[str, ...], cards: list[str]) -> tuple[str, ...] | None:
     """The hand without `cards`; None if a card is not there (as many times as it is named)."""
     rest = list(hand)
@@ -265,7 +237,6 @@ def _take_from_hand(hand: tuple[str, ...], cards: list[str]) -> tuple[str, ...] 
     return tuple(rest)
 
 
-
 def _turn_in(side: Sideboard, cards: list[str]) -> Sideboard:
     """Cards turned in: Territory cards to the discard pile, Coin cards back to the Coin pile."""
     coins = sum(1 for card in cards if card == COIN)
@@ -273,16 +244,9 @@ def _turn_in(side: Sideboard, cards: list[str]) -> Sideboard:
                          coins=side.coins + coins)
 
 
-
 def _roll(s: State, values: list[int], c: _Ctx) -> State:
     """Record dice; with the seed already known, check each against its stream (RL-DICE-SEED)."""
-    log, count, wrong = record_dice(s.dice_log, s.dice_count, s.dice_tape, values)
-    if wrong is not None:
-        i, got, want, seed_faces = wrong
-        c.bad("RL-DICE-SEED", f"die #{i + 1} of the game shows {got}; the revealed seed gives {want} "
-              f"(dice here {list(values)}, seed {seed_faces})")
-    return replace(s, dice_log=log, dice_count=count)
-
+    return record_roll(s, values, c, "RL-DICE-SEED", replace)
 
 
 def _check_draw(s: State, pool, n: int, got: list, dice: list[int] | None, what: str, c: _Ctx) -> State:
@@ -296,7 +260,6 @@ def _check_draw(s: State, pool, n: int, got: list, dice: list[int] | None, what:
     if dice is None or problem == "faces":
         return s
     return _roll(s, list(dice), c)
-
 
 
 def _check_blind_draw(s: State, left: int, dice: list[int] | None, what: str, c: _Ctx) -> State:
@@ -315,23 +278,8 @@ def _check_blind_draw(s: State, left: int, dice: list[int] | None, what: str, c:
     return _roll(s, list(dice), c)
 
 
-
 def _listed(items) -> str:
     return "[" + ", ".join(str(x) for x in items) + "]"
-
-
-
-def _seat_ordered(s: State, rolls: dict[str, list[int]]) -> list[int]:
-    out: list[int] = []
-    for p in s.seats:
-        out.extend(rolls.get(p, ()))
-    return out
-
-
-
-def _bad_faces(rolls: dict[str, list[int]]) -> bool:
-    return any(not (1 <= d <= 6) for dice in rolls.values() for d in dice)
-
 
 
 def _open_pack(s: State, pack: str, c: _Ctx, why: str = "") -> State:
@@ -344,18 +292,15 @@ def _open_pack(s: State, pack: str, c: _Ctx, why: str = "") -> State:
     return replace(s, world=W.with_pack(s.world, pack, s.game_no, cond))
 
 
-
 def _set_terr(s: State, **changes: Terr) -> dict:
     terr = dict(s.terr)
     terr.update(changes)
     return terr
 
 
-
 def _a(kind: str) -> str:
     name = kind.replace("_", " ")
     return ("an " if name[:1] in "aeiou" else "a ") + name
-
 
 
 def _nth(n: int) -> str:

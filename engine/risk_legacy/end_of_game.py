@@ -6,11 +6,12 @@ packs opened, and the declared result checked against the rules' own.
 from __future__ import annotations
 
 from engine.core.events import Event
+from engine.core.judging import bad_faces
 from engine.risk_legacy import world as W
 from engine.risk_legacy.board import COIN, GameData, Territory
 from engine.risk_legacy.state import State, evolve as replace
 from engine.risk_legacy.common import (
-    _bad_faces, _Ctx, HELD_ON_REWARDS, _open_pack, PACK_CONDITIONS, _resolve, _tname, WINNER_REWARDS,
+    _Ctx, HELD_ON_REWARDS, _open_pack, PACK_CONDITIONS, _resolve, _tname, WINNER_REWARDS,
 )
 from engine.risk_legacy.turns import _after_rewards
 
@@ -54,13 +55,11 @@ def _reward_chosen(s: State, e: Event, c: _Ctx) -> State | None:
     return s
 
 
-
 def _reward_territory(s: State, pay, c: _Ctx, rule: str) -> Territory | None:
     if not pay.territory:
         c.skip(rule, "this reward names a territory")
         return None
     return _resolve(s, pay.territory, c)
-
 
 
 def _reward_continent(s: State, pay, c: _Ctx, rule: str) -> str | None:
@@ -75,15 +74,12 @@ def _reward_continent(s: State, pay, c: _Ctx, rule: str) -> str | None:
     return None
 
 
-
 def _supply(world, item: str) -> int:
     return world.supply.get(item, 0)
 
 
-
 def _r_pass(s, world, p, pay, c):
     return world, "passes (no reward taken)"
-
 
 
 def _r_name_continent(s, world, p, pay, c):
@@ -97,7 +93,6 @@ def _r_name_continent(s, world, p, pay, c):
         return c.skip("RL-REWARD-NAME-CONTINENT", f"{s.data.continent_names[cid]} is already named {m.name!r} by {m.named_by}")
     return (W.with_continent(world, cid, name=pay.name, named_by=p),
             f"names {s.data.continent_names[cid]} {pay.name!r} (+1 troop for {p} alone when they control it)")
-
 
 
 def _r_major_city(s, world, p, pay, c):
@@ -115,7 +110,6 @@ def _r_major_city(s, world, p, pay, c):
     return world, f"founds the Major City {pay.name!r} in {_tname(s, t)} (population 2; a legal start for {p} alone)"
 
 
-
 def _r_cancel_scar(s, world, p, pay, c):
     t = _reward_territory(s, pay, c, "RL-REWARD-CANCEL-SCAR")
     if t is None:
@@ -127,7 +121,6 @@ def _r_cancel_scar(s, world, p, pay, c):
         return c.skip("RL-REWARD-CANCEL-SCAR", f"{_tname(s, t)} has no scar to cancel (cities cannot be cancelled)")
     world = W.with_supply(W.with_marks(world, t, scar=None, scar_cancelled=m.scar_cancelled + 1), "scar_cancel", -1)
     return world, f"cancels the {m.scar.replace('_', ' ')} scar in {_tname(s, t)}"
-
 
 
 def _r_continent_bonus(s, world, p, pay, c):
@@ -145,7 +138,6 @@ def _r_continent_bonus(s, world, p, pay, c):
     return world, f"puts the {pay.modifier:+d} mark on {s.data.continent_names[cid]} (bonus {s.data.bonuses[cid] + pay.modifier})"
 
 
-
 def _r_fortify(s, world, p, pay, c):
     t = _reward_territory(s, pay, c, "RL-REWARD-FORTIFY")
     if t is None:
@@ -160,7 +152,6 @@ def _r_fortify(s, world, p, pay, c):
                    + (" (the old Fortification's remaining uses are lost)" if m.fortification is not None else ""))
 
 
-
 def _r_destroy_card(s, world, p, pay, c):
     card = s.data.resolve_card(pay.card or pay.territory or "")
     if card is None or card == COIN:
@@ -170,7 +161,6 @@ def _r_destroy_card(s, world, p, pay, c):
     resources = {k: v for k, v in world.resources.items() if k != card}
     world = world.model_copy(update={"resources": resources, "destroyed": sorted([*world.destroyed, card])})
     return world, f"destroys Territory card {card} ({_tname(s, s.data.territory_of_card[card])}): an x is written by its name"
-
 
 
 def _r_minor_city(s, world, p, pay, c):
@@ -188,7 +178,6 @@ def _r_minor_city(s, world, p, pay, c):
     city = W.CityMark(kind="minor", name=pay.name, founder=p, game=s.game_no)
     world = W.with_supply(W.with_marks(world, t, city=city), "minor_city", -1)
     return world, f"founds the Minor City {pay.name!r} in {_tname(s, t)} (population 1)"
-
 
 
 def _r_upgrade(s, world, p, pay, c):
@@ -209,7 +198,6 @@ def _r_upgrade(s, world, p, pay, c):
     return world.model_copy(update={"resources": resources}), f"upgrades {card} ({_tname(s, t)}) to {n + 1} resources"
 
 
-
 _REWARDS = {
     "pass": _r_pass,
     "name_continent": _r_name_continent,
@@ -221,7 +209,6 @@ _REWARDS = {
     "found_minor_city": _r_minor_city,
     "upgrade_card": _r_upgrade,
 }
-
 
 
 def namer(world: W.World, data: GameData, rolls: dict[str, list[int]] | None) -> tuple[list[str], str | None]:
@@ -249,12 +236,11 @@ def namer(world: W.World, data: GameData, rolls: dict[str, list[int]] | None) ->
     return tied, None
 
 
-
 def _world_named(s: State, e: Event, c: _Ctx) -> State | None:
     if s.flow.phase != "naming":
         return c.skip("RL-WORLD-NAME", "the world is named once, after the rewards of the 15th game")
     pay = e.payload
-    if pay.rolls and _bad_faces(pay.rolls):
+    if pay.rolls and bad_faces(pay.rolls):
         return c.skip("RL-DICE-FACES", f"dice must show 1-6; got {pay.rolls!r}")
     tied, who = namer(s.world, s.data, pay.rolls)
     if who is None and len(tied) > 1:
@@ -266,7 +252,6 @@ def _world_named(s: State, e: Event, c: _Ctx) -> State | None:
     return replace(s, world=s.world.model_copy(update={"name": pay.name}), flow=s.flow._replace(phase="over"))
 
 
-
 def _pack_opened(s: State, e: Event, c: _Ctx) -> State | None:
     pack = e.payload.pack.casefold().replace(" ", "_")
     if pack not in PACK_CONDITIONS:
@@ -275,7 +260,6 @@ def _pack_opened(s: State, e: Event, c: _Ctx) -> State | None:
         c.claim("RL-PACK", f"the log opens {pack.replace('_', ' ')}, but its condition ({PACK_CONDITIONS[pack]}) "
                 "has not been met")
     return s
-
 
 
 def _game_ended(s: State, e: Event, c: _Ctx) -> State | None:

@@ -80,7 +80,6 @@ def _card_drawn(s: State, e: Event, c: _Ctx) -> State | None:
     return s
 
 
-
 def _coin_deck_out(s: State, c: _Ctx) -> State:
     """The first time the Coin deck runs out: a Red Star token for the player with the most
     territories, no one on a tie (RL-COIN-DEPLETED)."""
@@ -96,7 +95,6 @@ def _coin_deck_out(s: State, c: _Ctx) -> State:
     players[p] = players[p]._replace(tokens=players[p].tokens + 1)
     c.note(f"The Coin deck has run out: {p} controls the most territories ({top}) and takes a Red Star token")
     return _check_win(replace(s, players=players), c)
-
 
 
 def _card_revealed(s: State, e: Event, c: _Ctx) -> State | None:
@@ -123,7 +121,6 @@ def _card_revealed(s: State, e: Event, c: _Ctx) -> State | None:
         pending = "event"
         c.note("An even number of resources in slot 1: an Event card is drawn")
     return replace(s, side=side, flow=s.flow._replace(pending=pending))
-
 
 
 def _event_card_drawn(s: State, e: Event, c: _Ctx) -> State | None:
@@ -162,7 +159,6 @@ def _event_card_drawn(s: State, e: Event, c: _Ctx) -> State | None:
     return _check_win(s, c)
 
 
-
 def _mission_completed(s: State, e: Event, c: _Ctx) -> State | None:
     if not _my_turn(s, e, c):
         return None
@@ -185,7 +181,6 @@ def _mission_completed(s: State, e: Event, c: _Ctx) -> State | None:
     s = replace(s, players=players, side=side._replace(mission=None),
                 flow=f._replace(mission_done=True, step=END, pending=pending))
     return _check_win(s, c)
-
 
 
 def _turn_ended(s: State, e: Event, c: _Ctx) -> State | None:

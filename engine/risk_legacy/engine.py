@@ -35,10 +35,10 @@ from __future__ import annotations
 
 from typing import Callable
 
-from engine.core.canonical import sha256_hex
 from engine.core.chance import DrawError, draw_with
 from engine.core.dice import DiceTape, logged_dice
 from engine.core.events import Event
+from engine.core.judging import is_the_seed, seed_revealed, with_seed
 from engine.core.rules import Violation
 from engine.core.ruleset import GameResult
 from engine.risk_legacy.state import FACE_DOWN, PlayerId, State, evolve as replace
@@ -82,25 +82,18 @@ def _dice_rolled(s: State, e: Event, c: _Ctx) -> State | None:
     return c.skip("RL-FLOW", f"no dice are due now ({f.phase})")
 
 
-
 def _seed_revealed(s: State, e: Event, c: _Ctx) -> State | None:
-    if s.dice_mode != "seeded":
-        return c.skip("RL-DICE-SEED", "this game's dice were rolled at the table; there is no seed to reveal")
     seed = e.payload.seed
-    if sha256_hex(seed) != (s.seed_hash or "").lower():
-        c.bad("RL-DICE-SEED", "the revealed seed does not match the seed hash published at the start")
-        return s
-    if s.dice_tape is not None:
-        c.note(f"Seed revealed: its hash matches; all {s.dice_count} dice were checked at their own lines")
-    else:
-        s = _check_the_stream(s, seed, c)
+    out = seed_revealed(s, seed, c, "RL-DICE-SEED", _check_the_stream)
+    if out is None or not is_the_seed(s, seed):
+        return out
+    s = out
     unopened = [p for p in s.seats if s.players[p].scar == FACE_DOWN]
     if unopened and s.result is not None:
         c.claim("RL-SCAR-REVEAL", f"the face-down Scar card{'s' if len(unopened) > 1 else ''} of "
                 f"{', '.join(unopened)} {'were' if len(unopened) > 1 else 'was'} never turned over: the "
                 "deal cannot be checked against the commitments")
     return s
-
 
 
 def _check_the_stream(s: State, seed: str, c: _Ctx) -> State:
@@ -135,7 +128,6 @@ def _check_the_stream(s: State, seed: str, c: _Ctx) -> State:
     return replace(s, scar_deal=deal._replace(drawn=drawn))
 
 
-
 _NEUTRAL = frozenset({"PackOpened", "GameEnded", "SeedRevealed"})
 
 _COMBAT_EVENTS = {"declared": frozenset({"ScarPlaced", "DiceRolled", "MissileFired", "CasualtiesRemoved", "MovedIn"}),
@@ -144,7 +136,6 @@ _COMBAT_EVENTS = {"declared": frozenset({"ScarPlaced", "DiceRolled", "MissileFir
 
 _PENDING_EVENT = {"reveal": ("CardRevealed", "RL-SIDEBOARD-SHIFT"), "event": ("EventCardDrawn", "RL-EVENT-TRIGGER"),
                   "mission": ("MissionRevealed", "RL-MISSION")}
-
 
 
 def _resync(s: State, e: Event, c: _Ctx) -> State:
@@ -183,9 +174,7 @@ def _resync(s: State, e: Event, c: _Ctx) -> State:
     return s
 
 
-
 _TURN_START = frozenset({"RedStarBought", "JoinedWar", "Recruited"})
-
 
 
 def _next_player(s: State) -> PlayerId | None:
@@ -196,7 +185,6 @@ def _next_player(s: State) -> PlayerId | None:
         if not s.players[p].eliminated:
             return p
     return None
-
 
 
 HANDLERS: dict[str, Callable[[State, Event, _Ctx], State | None]] = {
@@ -236,7 +224,6 @@ _TABLE_EVENTS = frozenset({"ScarCardsDealt", "CardsLaidOut", "MissionRevealed", 
                            "WorldNamed"})
 
 
-
 def step(s: State, e: Event) -> tuple[list[Violation], State | None]:
     """Judge one event: every violation, and the next state (None when the event is skipped)."""
     c = _Ctx()
@@ -270,16 +257,13 @@ def step(s: State, e: Event) -> tuple[list[Violation], State | None]:
     return c.v, replace(out, notes=tuple(c.notes), at=position(s2))
 
 
-
 def conclude(s: State) -> State:
     """The log has ended: nothing is settled without a decision (a turn ends with TurnEnded)."""
     return s
 
 
-
 def result(s: State) -> GameResult | None:
     return s.result
-
 
 
 def position(s: State) -> tuple[str, int, int]:
@@ -290,9 +274,6 @@ def position(s: State) -> tuple[str, int, int]:
     return phase, f.round, f.index + 1
 
 
-
 def reveal_seed(s: State, seed: str) -> State:
     """With the seed known up front, every die is checked at its own line."""
-    if s.dice_mode != "seeded" or sha256_hex(seed) != (s.seed_hash or "").lower():
-        return s
-    return replace(s, dice_tape=DiceTape(seed))
+    return with_seed(s, seed, replace)

@@ -36,7 +36,6 @@ def _red_star_bought(s: State, e: Event, c: _Ctx) -> State | None:
     return _check_win(s, c)
 
 
-
 def _joined_war(s: State, e: Event, c: _Ctx) -> State | None:
     if not _my_turn(s, e, c):
         return None
@@ -56,7 +55,6 @@ def _joined_war(s: State, e: Event, c: _Ctx) -> State | None:
     c.note(f"{faction_name(s, e.actor)} joins the war with {troops} troops in {_tname(s, t)}")
     return replace(s, terr=_set_terr(s, **{t: Terr(e.actor, troops, s.terr[t].hq)}),
                    flow=f._replace(recruited=True, step=MAIN))
-
 
 
 def _recruited(s: State, e: Event, c: _Ctx) -> State | None:

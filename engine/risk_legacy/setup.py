@@ -10,6 +10,7 @@ from itertools import count as count_from
 from engine.core.chance import draw
 from engine.core.commit import matches_commitment
 from engine.core.events import Event
+from engine.core.judging import bad_faces, seat_ordered
 from engine.core.rules import Violation
 from engine.risk_legacy import world as W
 from engine.risk_legacy.board import COIN, FACTIONS, FACTION_NAMES, GameData
@@ -17,8 +18,8 @@ from engine.risk_legacy.state import (
     FACE_DOWN, Flow, Player, PlayerId, ScarDeal, Sideboard, State, Terr, evolve as replace,
 )
 from engine.risk_legacy.common import (
-    _a, _bad_faces, _cards, _check_blind_draw, _check_draw, _Ctx, is_legal_start, is_next_to_hq, _nth,
-    _resolve, _roll, _seat_ordered, _set_terr, _tname, V,
+    _a, _cards, _check_blind_draw, _check_draw, _Ctx, is_legal_start, is_next_to_hq, _nth, _resolve,
+    _roll, _set_terr, _tname, V,
 )
 from engine.risk_legacy.turns import _begin_turn
 
@@ -26,7 +27,6 @@ from engine.risk_legacy.turns import _begin_turn
 def start_world(payload, data: GameData) -> W.World:
     """The world a game starts from: the one its GameStarted carries, or the uncustomized box."""
     return payload.world if payload.world is not None else W.pristine_world(data)
-
 
 
 def check_start(payload, data: GameData) -> list[Violation]:
@@ -62,7 +62,6 @@ def check_start(payload, data: GameData) -> list[Violation]:
     return out
 
 
-
 def initial_state(payload, data: GameData) -> State:
     """The state before setup: tokens from the victors' section, the decks, an empty board."""
     world = start_world(payload, data)
@@ -95,10 +94,8 @@ def initial_state(payload, data: GameData) -> State:
     )
 
 
-
 def scar_cards_available(s: State) -> dict[str, int]:
     return {kind: s.world.supply.get(f"scar:{kind}", 0) for kind in s.data.scar_cards}
-
 
 
 def scar_pool(s: State) -> tuple[str, ...]:
@@ -108,11 +105,9 @@ def scar_pool(s: State) -> tuple[str, ...]:
     return tuple(kind for kind, n in scar_cards_available(s).items() for _ in range(n))
 
 
-
 def layout_pool(s: State) -> tuple[str, ...]:
     """The Territory deck the face-up cards are laid out from, in the board file's order."""
     return tuple(card for card in s.data.territory_of_card if card in s.side.draw)
-
 
 
 def reveal_pool(s: State) -> tuple[str, ...]:
@@ -120,7 +115,6 @@ def reveal_pool(s: State) -> tuple[str, ...]:
     has run out, the discard pile shuffled into a new deck (RL-SIDEBOARD-SHIFT)."""
     deck = s.side.draw or s.side.discard
     return tuple(card for card in s.data.territory_of_card if card in deck)
-
 
 
 def _scar_cards_dealt(s: State, e: Event, c: _Ctx) -> State | None:
@@ -156,7 +150,6 @@ def _scar_cards_dealt(s: State, e: Event, c: _Ctx) -> State | None:
     return replace(s, players=players, scars_dealt=True)
 
 
-
 def _deal_face_down(s: State, pool: tuple[str, ...], pay, c: _Ctx) -> State:
     """A face-down deal (RL-RULING-HIDDEN-SCARS): its dice are the stream's next `hidden_dice`,
     not logged. With the seed known, the deal is drawn from them now (and the number checked)."""
@@ -183,7 +176,6 @@ def _deal_face_down(s: State, pool: tuple[str, ...], pay, c: _Ctx) -> State:
     return replace(s, scar_deal=deal, dice_count=s.dice_count + count)
 
 
-
 def _reveal_scar(s: State, p: PlayerId, kind: str, salt: str | None, e: Event, c: _Ctx) -> State:
     """A face-down Scar card turned over, played or returned: the commitment (RL-SCAR-REVEAL), the
     cards the deal had (RL-SETUP-SCARS) and, with the seed known, the deal's dice (RL-CHANCE-DRAW)."""
@@ -206,7 +198,6 @@ def _reveal_scar(s: State, p: PlayerId, kind: str, salt: str | None, e: Event, c
     return replace(s, scar_deal=deal._replace(revealed={**deal.revealed, p: (kind, e.seq)}))
 
 
-
 def _scar_card_returned(s: State, e: Event, c: _Ctx) -> State | None:
     """A face-down Scar card not played, turned over when the game ends (RL-RULING-SCAR-CARDS:
     it goes back to the available cards; the world does not change)."""
@@ -224,7 +215,6 @@ def _scar_card_returned(s: State, e: Event, c: _Ctx) -> State | None:
     players[p] = players[p]._replace(scar=None)
     c.note(f"{p} did not play it: it goes back to the available Scar cards")
     return replace(s, players=players)
-
 
 
 def _cards_laid_out(s: State, e: Event, c: _Ctx) -> State | None:
@@ -247,7 +237,6 @@ def _cards_laid_out(s: State, e: Event, c: _Ctx) -> State | None:
     return replace(s, side=side._replace(slots=slots[:4], draw=side.draw - set(cards)), laid_out=True)
 
 
-
 def _mission_revealed(s: State, e: Event, c: _Ctx) -> State | None:
     f = s.flow
     side = s.side
@@ -262,7 +251,6 @@ def _mission_revealed(s: State, e: Event, c: _Ctx) -> State | None:
            + f" (reward {e.payload.reward} Red Star{'s' if e.payload.reward > 1 else ''})")
     side = side._replace(mission=(e.payload.card, e.payload.reward), missions_left=side.missions_left - 1)
     return replace(s, side=side, flow=f._replace(pending=None) if f.pending == "mission" else f)
-
 
 
 def _rolloff(s: State, e: Event, c: _Ctx) -> State | None:
@@ -284,9 +272,9 @@ def _rolloff(s: State, e: Event, c: _Ctx) -> State | None:
                       f"{', '.join(rolls) or 'nobody'}")
     if any(len(d) != 1 for d in rolls.values()):
         return c.skip("RL-SETUP-ROLLOFF", f"each player rolls one die; got {dict(rolls)!r}")
-    if _bad_faces(rolls):
+    if bad_faces(rolls):
         return c.skip("RL-DICE-FACES", f"dice must show 1-6; got {dict(rolls)!r}")
-    s = _roll(s, _seat_ordered(s, rolls), c)
+    s = _roll(s, seat_ordered(s, rolls), c)
     top = max(d[0] for d in rolls.values())
     best = tuple(p for p in tied if rolls[p][0] == top)
     c.note("Roll-off: " + ", ".join(f"{p} {rolls[p][0]}" for p in tied))
@@ -298,7 +286,6 @@ def _rolloff(s: State, e: Event, c: _Ctx) -> State | None:
     order = s.seats[i:] + s.seats[:i]
     c.note(f"{first} chooses first; factions are chosen clockwise: {', '.join(order)}")
     return replace(s, flow=Flow(phase="choose", order=order, index=0))
-
 
 
 def _faction_chosen(s: State, e: Event, c: _Ctx) -> State | None:

@@ -51,13 +51,11 @@ def _begin_turn(s: State, c: _Ctx) -> State:
     return s
 
 
-
 def _advance(s: State) -> State:
     """Move to the next seat clockwise (a new round when the order comes round)."""
     f = s.flow
     index = (f.index + 1) % len(f.order)
     return replace(s, flow=f._replace(index=index, round=f.round + (1 if index == 0 else 0)))
-
 
 
 def _next_turn(s: State, c: _Ctx) -> State:
@@ -67,7 +65,6 @@ def _next_turn(s: State, c: _Ctx) -> State:
             break
         s = _advance(s)
     return _begin_turn(s, c)
-
 
 
 def _check_win(s: State, c: _Ctx) -> State:
@@ -82,7 +79,6 @@ def _check_win(s: State, c: _Ctx) -> State:
                    f"{'s' if len(hqs_of(s, p)) != 1 else ''}) and wins")
             return _game_over(s, (p,), "4 red stars", c)
     return s
-
 
 
 def _game_over(s: State, winners: tuple[PlayerId, ...], reason: str, c: _Ctx) -> State:
@@ -134,7 +130,6 @@ def _game_over(s: State, winners: tuple[PlayerId, ...], reason: str, c: _Ctx) ->
     return s
 
 
-
 def _reward_order(s: State, winner: PlayerId | None, outcomes) -> tuple[PlayerId, ...]:
     if winner is None:
         return ()
@@ -143,13 +138,11 @@ def _reward_order(s: State, winner: PlayerId | None, outcomes) -> tuple[PlayerId
     return (winner,) + tuple(p for p in clockwise if outcomes[p] == "held_on")
 
 
-
 def _after_rewards(s: State, c: _Ctx) -> State:
     if s.game_no == s.data.inventory["reward_games"] and s.world.name is None:
         c.note(f"The {s.game_no}th game's rewards are chosen: the world is named next")
         return replace(s, flow=s.flow._replace(phase="naming", choosers=()))
     return replace(s, flow=s.flow._replace(phase="over", choosers=()))
-
 
 
 def _my_turn(s: State, e: Event, c: _Ctx) -> bool:
@@ -168,7 +161,6 @@ def _my_turn(s: State, e: Event, c: _Ctx) -> bool:
         c.skip("RL-FLOW", f"the {f.pending} owed must be recorded first")
         return False
     return True
-
 
 
 def _main_step(s: State, e: Event, c: _Ctx, what: str) -> State:
