@@ -133,7 +133,7 @@ def _slots(state):
 def _card_for(state, p, turn):
     """The card `p` reveals on `turn`: the committed one, or a Mercenary deck's first card left."""
     if state.is_mercenary(p):
-        from engine.risk_europe.engine import mercenary_pool
+        from engine.risk_europe.orders import mercenary_pool
         return mercenary_pool(state, p)[0]
     return state.players[p].stack[turn - 1]
 

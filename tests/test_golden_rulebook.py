@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.risk_europe.engine import crowns, has_tile, tax_value, tile_territory
+from engine.risk_europe.common import crowns, has_tile, tax_value, tile_territory
 from engine.risk_europe.state import Terr, Units
 from replay.logfile import read_log
 from replay.judge import judge

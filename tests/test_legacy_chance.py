@@ -17,7 +17,7 @@ from engine.core.chance import draw, draw_with
 from engine.core.commit import commitment
 from engine.core.dice import SeededDice
 from engine.risk_legacy import RULESET
-from engine.risk_legacy.engine import layout_pool, reveal_pool, scar_pool
+from engine.risk_legacy.setup import layout_pool, reveal_pool, scar_pool
 from engine.risk_legacy.legal import chance_needed
 from engine.risk_legacy.state import FACE_DOWN, Terr
 from tests.test_legacy_helpers import (

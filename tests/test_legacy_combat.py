@@ -215,7 +215,7 @@ def test_RL_MISSILE_the_six_is_unmodifiable():
     s = with_player(fold(s, attack("brazil", "peru", 3), roll([5, 3, 1], [6, 2])), "bob", missiles=1)
     # without the missile: [5, 1] against [5, 3] (ammo on the 6); with it the 2 is an unmodifiable 6
     s = fold(s, ev("MissileFired", "bob", side="defender", die=1))
-    from engine.risk_legacy.engine import roll_result
+    from engine.risk_legacy.common import roll_result
     fa, fd, a, d = roll_result(s, s.combat)
     assert fd == [6, 5] and (a, d) == (2, 0)
 
@@ -259,7 +259,7 @@ def test_RL_HQ_CAPTURE_the_hq_stays_and_changes_hands():
     s = fold(s, attack("india", "china", 3), ev("DiceRolled", None, rolls={"ann": [6, 1, 1], "bob": [2]}),
              removed(0, 1), ev("MovedIn", "ann", troops=3))
     assert board(s, "china") == Terr("ann", 3, "die_mechaniker")
-    from engine.risk_legacy.engine import stars
+    from engine.risk_legacy.common import stars
     assert stars(s, "ann") == 3 and stars(s, "bob") == 1
 
 

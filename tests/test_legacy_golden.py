@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine.risk_legacy import world as W
 from engine.risk_legacy.combat import Modifier, final_dice
-from engine.risk_legacy.engine import population_of, recruit_total, roll_result
+from engine.risk_legacy.common import population_of, recruit_total, roll_result
 from engine.risk_legacy.state import START, Terr
 from replay.logfile import read_log_text
 from ledger.record import LogRecorder

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine.risk_legacy import RULESET
 from engine.risk_legacy import world as W
-from engine.risk_legacy.engine import roll_result
+from engine.risk_legacy.common import roll_result
 from engine.risk_legacy.state import START, Terr
 from tests.test_legacy_helpers import (
     board, ev, fold, held, placed, rules_of, turn_of, with_board, with_powers,

@@ -14,7 +14,7 @@ import pytest
 from engine.risk_legacy import RULESET
 from engine.risk_legacy import world as W
 from engine.risk_legacy.combat import Modifier, final_dice
-from engine.risk_legacy.engine import roll_result
+from engine.risk_legacy.common import roll_result
 from engine.risk_legacy.events import PAYLOADS
 from engine.risk_legacy.state import START, Terr
 from tests.test_legacy_helpers import (
@@ -121,7 +121,7 @@ def test_RL_RULING_MISSILE_DIE_by_place_once_each():
 
 
 def test_RL_RULING_CANCELLED_SCAR_is_a_legal_start_again():
-    from engine.risk_legacy.engine import is_legal_start
+    from engine.risk_legacy.common import is_legal_start
     w = W.with_marks(world(), "egypt", scar=None, scar_cancelled=1)
     assert is_legal_start(start(w=w), "ann", "egypt")
     assert not is_legal_start(start(w=W.with_marks(world(), "egypt", scar="bunker")), "ann", "egypt")

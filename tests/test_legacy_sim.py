@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from engine.risk_legacy import RULESET
 from engine.risk_legacy import world as W
-from engine.risk_legacy.engine import stars, troops_of
+from engine.risk_legacy.common import stars, troops_of
 from engine.risk_legacy.legal import candidate_moves, is_accepted, legal_moves
 from engine.risk_legacy.sim import play_game, random_world
 from replay.logfile import format_line, read_log_text

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from engine.risk_legacy import RULESET
 from engine.risk_legacy import world as W
-from engine.risk_legacy.engine import stars
+from engine.risk_legacy.common import stars
 from engine.risk_legacy.state import MAIN, START, Terr
 from tests.test_legacy_helpers import (
     SEATS, board, ev, fold, held, placed, rules_of, turn_of, with_board, with_player, world,

@@ -19,7 +19,7 @@ from engine.risk_europe.odds import (
     CHEAPEST_FIRST, BattleParseError, Policy, army_after_losses, battle_odds, format_battle, luck,
     next_rank, parse_battle, parse_casualty_order, rank_classes,
 )
-from engine.risk_europe.engine import _first_rank
+from engine.risk_europe.battles import _first_rank
 from engine.risk_europe.state import Units
 from ledger.cli import app
 

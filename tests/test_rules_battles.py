@@ -3,7 +3,7 @@ Order (dice and hits), castle defense, casualties, and how a battle ends."""
 
 from __future__ import annotations
 
-from engine.risk_europe.engine import crowns, has_tile
+from engine.risk_europe.common import crowns, has_tile
 from engine.risk_europe.state import Terr, Units
 from tests.re_helpers import disputed, ev, fold, held, in_battles, placed, rules_of, with_board
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.risk_europe.engine import crowns, reserve
+from engine.risk_europe.common import crowns, reserve
 from engine.risk_europe.state import Units
 from tests.re_helpers import (
     ROUND_CARDS, TAX_CARD, disputed, ev, finish_turns, fold, held, reveal_to, rules_of, turn_of,

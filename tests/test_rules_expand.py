@@ -7,7 +7,7 @@ one expand, then exactly these violations, or this state.
 
 from __future__ import annotations
 
-from engine.risk_europe.engine import crowns, has_tile
+from engine.risk_europe.common import crowns, has_tile
 from engine.risk_europe.state import Terr, Units
 from tests.re_helpers import (
     SPLIT_CARD, disputed, ev, fold, held, rules_of, turn_of, with_board,

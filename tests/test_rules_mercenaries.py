@@ -8,7 +8,7 @@ from dataclasses import replace
 from engine.core.canonical import sha256_hex
 from engine.core.dice import SeededDice
 from engine.risk_europe.chance import draw
-from engine.risk_europe.engine import crowns
+from engine.risk_europe.common import crowns
 from engine.risk_europe.state import Units
 from tests.re_helpers import (
     MERC2_ARMIES, MERC2_PLAYERS, MERC3_ARMY, MERC3_PLAYERS, commit_all, control_bids, ev,

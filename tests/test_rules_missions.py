@@ -12,7 +12,7 @@ import pytest
 from engine.core.commit import commitment
 from engine.risk_europe import RULESET
 from engine.risk_europe.board import MISSIONS_EXAMPLE, MISSIONS_TEMPLATE, load_data, shipped_file
-from engine.risk_europe.engine import crowns
+from engine.risk_europe.common import crowns
 from engine.risk_europe.missions import MissionDataError
 from replay.logfile import format_line, make_envelope, read_log_text, seal
 from replay.judge import judge

@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine.core.commit import commitment
 from engine.risk_europe import RULESET
 from engine.risk_europe.board import default_data
-from engine.risk_europe.engine import crowns, has_tile
+from engine.risk_europe.common import crowns, has_tile
 from engine.risk_europe.events import PAYLOADS
 from engine.risk_europe.state import Units
 from replay.logfile import format_line, make_envelope, read_log_text, seal

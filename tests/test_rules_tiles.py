@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.risk_europe.engine import has_tile
+from engine.risk_europe.common import has_tile
 from engine.risk_europe.state import Terr, Units
 from tests.re_helpers import (
     SIEGE_CARD, SPLIT_CARD, TAX_CARD, disputed, ev, fold,

@@ -5,7 +5,7 @@ this result or this state."""
 
 from __future__ import annotations
 
-from engine.risk_europe.engine import crowns
+from engine.risk_europe.common import crowns
 from engine.risk_europe.state import Terr, Units
 from tests.re_helpers import (
     ROUND_CARDS, TAX_CARD, disputed, ev, finish_turns, fold, held, in_battles, placed,

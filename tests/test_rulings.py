@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.risk_europe import RULESET
-from engine.risk_europe.engine import crowns
+from engine.risk_europe.common import crowns
 from engine.risk_europe.state import Battle, Terr, Units
 from replay.logfile import read_log
 from replay.judge import judge
@@ -54,7 +54,7 @@ def test_RE_RULING_TILE_TIMING_tile_taken_this_turn_works_from_the_next_turn():
     s = fold(s, ev("Expanded", "blue", from_="Denmark", to="Sweden", units={"footman": 1}))
     assert s.terr["Sweden"].owner == "blue"
     # no Berlin-like bonus here; check Stockholm is not yet active this turn, active next turn
-    from engine.risk_europe.engine import has_tile
+    from engine.risk_europe.common import has_tile
     assert not has_tile(s, "blue", "Stockholm")
     later = replace(s, step=s.step + 1)
     assert has_tile(later, "blue", "Stockholm")
@@ -95,7 +95,8 @@ def test_RE_RULING_WIN_TIE_more_crowns_beat_fewer_then_territories():
               Sardinia=("green", Units(footman=1), False), Kingdom_of_Sicily=("green", Units(footman=1), False))
     # blue: Berlin + 6 cities = 7 crowns, 8 territories; green: Rome(2) + 5 = 7 crowns, 9 territories
     assert crowns(s, "blue") == 7 and crowns(s, "green") == 7
-    from engine.risk_europe.engine import _Ctx, _end_round
+    from engine.risk_europe.common import _Ctx
+    from engine.risk_europe.rounds import _end_round
     s1 = replace(s, flow=s.flow._replace(round=3))
     out = _end_round(s1, _Ctx())
     assert out.result.winners == ("green",)
@@ -137,7 +138,8 @@ def test_RE_RULING_ELIMINATION_marker_passes_clockwise_and_castles_stay():
     t["Saxony"] = Terr(castle=True)
     t["Bohemia"] = Terr()
     s = replace(s, terr=t, marker="blue", flow=s.flow._replace(round=2))
-    from engine.risk_europe.engine import _Ctx, _end_round
+    from engine.risk_europe.common import _Ctx
+    from engine.risk_europe.rounds import _end_round
     out = _end_round(s, _Ctx())
     assert out.players["blue"].eliminated
     assert out.marker == "orange"
@@ -151,7 +153,8 @@ def test_RE_RULING_SAVED_AGAIN_a_crown_card_saves_for_one_round_per_loss():
     players = dict(s.players)
     players["blue"] = players["blue"]._replace(crown_cards=1)
     s = replace(s, terr=t, players=players, flow=s.flow._replace(round=2))
-    from engine.risk_europe.engine import _Ctx, _end_round
+    from engine.risk_europe.common import _Ctx
+    from engine.risk_europe.rounds import _end_round
     out = _end_round(s, _Ctx())
     assert not out.players["blue"].eliminated and out.players["blue"].saved_until == 3
     out2 = _end_round(replace(out, flow=out.flow._replace(round=3)), _Ctx())
@@ -285,7 +288,8 @@ def test_RE_RULING_EMPTY_SIDE_a_battle_with_an_army_already_gone_ends_without_di
 
 def test_RE_RULING_WIN_TIE_a_full_tie_is_a_shared_win_declared_with_winners():
     s = placed()
-    from engine.risk_europe.engine import _Ctx, _end_round
+    from engine.risk_europe.common import _Ctx
+    from engine.risk_europe.rounds import _end_round
     from engine.core.ruleset import GameResult
     players = dict(s.players)
     for p in ("blue", "red"):

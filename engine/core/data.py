@@ -6,8 +6,11 @@ from __future__ import annotations
 import json
 from importlib import resources
 from pathlib import Path
+from typing import Callable, TypeVar
 
 from engine.core.canonical import canonical_json, sha256_hex
+
+T = TypeVar("T")
 
 
 def read_data_file(package: str, default_name: str, path: str | Path | None = None) -> tuple[dict, str]:
@@ -19,3 +22,17 @@ def read_data_file(package: str, default_name: str, path: str | Path | None = No
         text = Path(path).read_text("utf-8")
     raw = json.loads(text)
     return raw, sha256_hex(canonical_json(raw))
+
+
+def loaded_once(load: Callable[[], T]) -> Callable[[], T]:
+    """`default_data()` for a ruleset: its `load` of the shipped files, run once on first use and
+    then shared (the data is immutable)."""
+    loaded: list[T] = []
+
+    def default_data() -> T:
+        if not loaded:
+            loaded.append(load())
+        return loaded[0]
+
+    default_data.__doc__ = f"The shipped data of {load.__module__} (loaded once)."
+    return default_data

@@ -88,3 +88,15 @@ def record_dice(log, count: int, tape: "DiceTape | None", values: list[int]):
             k = next(i for i, (a, b) in enumerate(zip(values, want)) if a != b)
             wrong = (count + k, values[k], want[k], want)
     return cell, count + len(values), wrong
+
+
+def highest_against_highest(attack, defence) -> tuple[int, int]:
+    """(attacker's wins, defender's wins) of dice matched highest against highest, then the next
+    (both given sorted highest first); a tie goes to the defender; unmatched dice are ignored."""
+    wins = losses = 0
+    for a, d in zip(attack, defence):
+        if a > d:
+            wins += 1
+        else:
+            losses += 1
+    return wins, losses

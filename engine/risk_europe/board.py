@@ -8,7 +8,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Mapping
 
-from engine.core.data import read_data_file
+from engine.core.data import loaded_once, read_data_file
 from engine.risk_europe.missions import MissionBook, parse_missions
 
 Territory = str
@@ -146,12 +146,4 @@ def load_data(board_path: str | Path | None = None, cards_path: str | Path | Non
     )
 
 
-_DEFAULT: GameData | None = None
-
-
-def default_data() -> GameData:
-    """The shipped board and deck (loaded once)."""
-    global _DEFAULT
-    if _DEFAULT is None:
-        _DEFAULT = load_data()
-    return _DEFAULT
+default_data = loaded_once(load_data)

@@ -8,16 +8,14 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, PositiveInt, model_validator
+from pydantic import Field, NonNegativeInt, PositiveInt, model_validator
+
+from engine.core.payloads import Payload, SeedRevealed, payload_table
 
 Name = str
 
 
-class _Payload(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
-
-
-class Units(_Payload):
+class Units(Payload):
     """A group of units by type; missing types count 0."""
 
     footman: NonNegativeInt = 0
@@ -28,25 +26,25 @@ class Units(_Payload):
 
 # --- the start ----------------------------------------------------------------------------------
 
-class PlayerSpec(_Payload):
+class PlayerSpec(Payload):
     id: str = Field(min_length=1, description="the id used as `actor` and in payloads, e.g. a colour")
     name: str | None = Field(None, description="the person's name, for reports")
 
 
-class DiceSpec(_Payload):
+class DiceSpec(Payload):
     mode: Literal["table", "seeded"] = Field(
         "table", description="table: dice rolled at a physical table; seeded: derived from a seed "
         "whose hash is published here and which is revealed at the end (SeedRevealed)")
     seed_hash: str | None = None
 
 
-class DataSpec(_Payload):
+class DataSpec(Payload):
     board: str | None = Field(None, description="sha256 of the board file the game used")
     cards: str | None = Field(None, description="sha256 of the King's Orders card file")
     missions: str | None = Field(None, description="sha256 of the Kingdom Missions file (+missions)")
 
 
-class GameStarted(_Payload):
+class GameStarted(Payload):
     """The first event: ruleset, variant, players in clockwise seat order, how dice are made.
 
     `variant` names the game (engine/risk_europe/variants.py, docs/variants.md): a base game
@@ -64,7 +62,7 @@ class GameStarted(_Payload):
 
 # --- setup ---------------------------------------------------------------------------------------
 
-class BidPlaced(_Payload):
+class BidPlaced(Payload):
     """A secret bid for first player, or (Mercenaries) for control of a Mercenary Army this
     round: the amount (recorded after the reveal at a table), or a commitment
     sha256("<amount>:<salt>") to be revealed by BidRevealed. `army` labels a bid for a Mercenary
@@ -81,13 +79,13 @@ class BidPlaced(_Payload):
         return self
 
 
-class BidRevealed(_Payload):
+class BidRevealed(Payload):
     amount: NonNegativeInt
     salt: str
     army: str | None = None
 
 
-class TilesDrawn(_Payload):
+class TilesDrawn(Payload):
     """Chance (Mercenaries): the City Bonus Tiles a Mercenary Army draws at random, first its
     starting city, then its outpost. In digital play `dice` are the dice of the seeded stream the
     draw used (docs/log-format.md, "Random draws")."""
@@ -97,14 +95,14 @@ class TilesDrawn(_Payload):
     dice: list[int] | None = None
 
 
-class MercenaryBidsOrdered(_Payload):
+class MercenaryBidsOrdered(Payload):
     """2-player Mercenaries: the First Player Marker holder chooses which Mercenary Army is bid
     for first this round."""
 
     armies: list[str] = Field(min_length=1)
 
 
-class DiceRolled(_Payload):
+class DiceRolled(Payload):
     """Chance: dice rolled, by player id. What the roll is for is known from the game state
     (roll-off, siege assault, battle rank); `territory` and `rank` may be given as labels and are
     then checked."""
@@ -114,7 +112,7 @@ class DiceRolled(_Payload):
     rank: int | None = Field(None, ge=1, le=4)
 
 
-class DiceRerolled(_Payload):
+class DiceRerolled(Payload):
     """Castle defense: the defender re-rolls all their dice of the rank just rolled."""
 
     rolls: dict[str, list[int]]
@@ -122,7 +120,7 @@ class DiceRerolled(_Payload):
     rank: int | None = Field(None, ge=1, le=4)
 
 
-class KingdomPlaced(_Payload):
+class KingdomPlaced(Payload):
     city: Name = Field(description="a Gold Crown City (or its territory)")
     footmen: dict[Name, NonNegativeInt] = Field(
         description="10 Footmen by territory: the city territory and at most one adjacent non-city territory")
@@ -131,7 +129,7 @@ class KingdomPlaced(_Payload):
 
 # --- a round -------------------------------------------------------------------------------------
 
-class CardsCommitted(_Payload):
+class CardsCommitted(Payload):
     """Two cards face down, top (Turn 1) first: the card ids, or two commitments
     sha256("<card id>:<salt>") revealed one per turn by CardRevealed."""
 
@@ -145,7 +143,7 @@ class CardsCommitted(_Payload):
         return self
 
 
-class CardRevealed(_Payload):
+class CardRevealed(Payload):
     """A player's committed card turned over (with its salt when committed as a hash), or the
     top card of a Mercenary deck flipped: chance, with the `dice` that drew it in digital play."""
 
@@ -154,23 +152,23 @@ class CardRevealed(_Payload):
     dice: list[int] | None = None
 
 
-class Expanded(_Payload):
+class Expanded(Payload):
     from_: Name = Field(alias="from")
     to: Name
     units: Units
 
 
-class ExpandMove(_Payload):
+class ExpandMove(Payload):
     to: Name
     units: Units
 
 
-class SplitExpanded(_Payload):
+class SplitExpanded(Payload):
     from_: Name = Field(alias="from")
     moves: list[ExpandMove] = Field(min_length=1, max_length=2)
 
 
-class Maneuvered(_Payload):
+class Maneuvered(Payload):
     """A maneuver order, or the free maneuver of the Berlin tile after an expand."""
 
     from_: Name = Field(alias="from")
@@ -179,49 +177,49 @@ class Maneuvered(_Payload):
     path: list[Name] | None = Field(None, description="the territory passed through, if any")
 
 
-class Taxed(_Payload):
+class Taxed(Payload):
     city: Name
     coins: NonNegativeInt | None = Field(None, description="claim: coins collected")
 
 
-class Purchase(_Payload):
+class Purchase(Payload):
     item: Literal["footman", "archer", "cavalry", "siege", "castle", "crown_card"]
     territory: Name | None = Field(None, description="where units or a castle are placed")
     count: PositiveInt = 1
 
 
-class Spent(_Payload):
+class Spent(Payload):
     purchases: list[Purchase]
     coins: NonNegativeInt | None = Field(None, description="claim: total coins paid")
 
 
-class Fortified(_Payload):
+class Fortified(Payload):
     territory: Name
     footmen: NonNegativeInt | None = Field(None, description="claim: Footmen added")
 
 
-class SiegeAssaulted(_Payload):
+class SiegeAssaulted(Payload):
     from_: Name = Field(alias="from")
     target: Name
 
 
-class CasualtiesRemoved(_Payload):
+class CasualtiesRemoved(Payload):
     territory: Name
     units: Units
 
 
-class BattleStarted(_Payload):
+class BattleStarted(Payload):
     territory: Name
 
 
-class BattleEnded(_Payload):
+class BattleEnded(Payload):
     """Claim: who won the battle (null: both armies were eliminated)."""
 
     territory: Name
     winner: str | None
 
 
-class GameEnded(_Payload):
+class GameEnded(Payload):
     """Claim: the result the recorder declares: `winner` (a player, or null for no winner), or
     `winners` for a shared win (a tie on crowns, territories and coins)."""
 
@@ -242,7 +240,7 @@ class GameEnded(_Payload):
         return tuple(self.winners) if self.winners is not None else ((self.winner,) if self.winner else ())
 
 
-class MissionKept(_Payload):
+class MissionKept(Payload):
     """Kingdom Missions: after revealing King Me the player draws the top two Crown Cards, keeps
     one face down and returns the other to the bottom. The kept mission's id (recorded after the
     fact at a table), or a commitment sha256("<mission id>:<salt>") revealed by MissionCompleted."""
@@ -257,7 +255,7 @@ class MissionKept(_Payload):
         return self
 
 
-class MissionCompleted(_Payload):
+class MissionCompleted(Payload):
     """Kingdom Missions: the player turns a kept mission over as completed (with its salt when
     it was kept as a commitment). Checked against the mission file when one is loaded; otherwise
     an unverified claim."""
@@ -266,36 +264,12 @@ class MissionCompleted(_Payload):
     salt: str | None = None
 
 
-class SeedRevealed(_Payload):
-    seed: str
-
-
-PAYLOADS: dict[str, type[_Payload]] = {
-    "GameStarted": GameStarted,
-    "BidPlaced": BidPlaced,
-    "BidRevealed": BidRevealed,
-    "DiceRolled": DiceRolled,
-    "DiceRerolled": DiceRerolled,
-    "KingdomPlaced": KingdomPlaced,
-    "TilesDrawn": TilesDrawn,
-    "MercenaryBidsOrdered": MercenaryBidsOrdered,
-    "CardsCommitted": CardsCommitted,
-    "CardRevealed": CardRevealed,
-    "Expanded": Expanded,
-    "SplitExpanded": SplitExpanded,
-    "Maneuvered": Maneuvered,
-    "Taxed": Taxed,
-    "Spent": Spent,
-    "Fortified": Fortified,
-    "SiegeAssaulted": SiegeAssaulted,
-    "CasualtiesRemoved": CasualtiesRemoved,
-    "BattleStarted": BattleStarted,
-    "BattleEnded": BattleEnded,
-    "GameEnded": GameEnded,
-    "SeedRevealed": SeedRevealed,
-    "MissionKept": MissionKept,
-    "MissionCompleted": MissionCompleted,
-}
+PAYLOADS = payload_table(
+    GameStarted, BidPlaced, BidRevealed, DiceRolled, DiceRerolled, KingdomPlaced, TilesDrawn,
+    MercenaryBidsOrdered, CardsCommitted, CardRevealed, Expanded, SplitExpanded, Maneuvered, Taxed,
+    Spent, Fortified, SiegeAssaulted, CasualtiesRemoved, BattleStarted, BattleEnded, GameEnded,
+    SeedRevealed, MissionKept, MissionCompleted,
+)
 
 ORDER_EVENTS = {"Expanded": "expand", "SplitExpanded": "split_expand", "Maneuvered": "maneuver",
                 "Taxed": "tax", "Spent": "spend"}

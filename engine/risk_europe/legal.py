@@ -42,10 +42,11 @@ from engine.core.commit import commitment
 from engine.core.events import Event
 from engine.risk_europe import engine
 from engine.risk_europe.board import UNIT_TYPES, Territory
-from engine.risk_europe.engine import (
-    COST, RANK_UNIT, bidders, crown_card_ban, expected_dice, has_tile, mercenary_pool, missions_taken,
-    reserve, supply_line,
-)
+from engine.risk_europe.battles import expected_dice
+from engine.risk_europe.common import COST, RANK_UNIT, has_tile, reserve, supply_line
+from engine.risk_europe.kingdom_missions import missions_taken
+from engine.risk_europe.orders import crown_card_ban, mercenary_pool
+from engine.risk_europe.setup import bidders
 from engine.risk_europe.missions import condition_holds
 from engine.risk_europe.events import PAYLOADS
 from engine.risk_europe.state import PlayerId, State, Units

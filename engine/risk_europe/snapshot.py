@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.core.canonical import canonical_json, sha256_hex
-from engine.risk_europe.engine import crowns, territories_of
+from engine.risk_europe.common import crowns, territories_of
 from engine.risk_europe.state import State
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
 
-from engine.core.data import read_data_file
+from engine.core.data import loaded_once, read_data_file
 
 Territory = str
 Continent = str
@@ -169,12 +169,4 @@ def load_data(board_path: str | Path | None = None, rules_path: str | Path | Non
     )
 
 
-_DEFAULT: GameData | None = None
-
-
-def default_data() -> GameData:
-    """The shipped board and rule tables (loaded once)."""
-    global _DEFAULT
-    if _DEFAULT is None:
-        _DEFAULT = load_data()
-    return _DEFAULT
+default_data = loaded_once(load_data)

@@ -16,6 +16,8 @@ from __future__ import annotations
 
 from typing import Iterable, NamedTuple, Sequence
 
+from engine.core.dice import highest_against_highest
+
 
 class Modifier(NamedTuple):
     """A change to one side's dice: which die ("higher", "lower", "each"), by how much, and why."""
@@ -60,13 +62,8 @@ def casualties(attack: Sequence[int], defence: Sequence[int]) -> tuple[int, int]
     """Troops lost (attacker, defender) when final dice `attack` meet `defence` (both sorted
     highest first): highest against highest, then the next; ties go to the defender; unmatched
     dice are ignored."""
-    a_lost = d_lost = 0
-    for a, d in zip(attack, defence):
-        if a > d:
-            d_lost += 1
-        else:
-            a_lost += 1
-    return a_lost, d_lost
+    won, lost = highest_against_highest(attack, defence)
+    return lost, won
 
 
 def is_three_of_a_kind(natural: Sequence[int]) -> bool:

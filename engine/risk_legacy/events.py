@@ -6,7 +6,7 @@ Territories may be named by id ("east_africa"), printed name ("East Africa"), cl
 
 Random draws (the Scar deal, the Territory cards laid out and revealed, an Event or Mission card)
 carry, in digital play, the `dice` of the seeded stream they were drawn with (the draw rule:
-engine.core.chance; the pools: engine.risk_legacy.engine, `scar_pool`, `layout_pool`,
+engine.core.chance; the pools: engine.risk_legacy.setup, `scar_pool`, `layout_pool`,
 `reveal_pool`).
 """
 
@@ -14,41 +14,38 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, PositiveInt, model_validator
+from pydantic import Field, NonNegativeInt, PositiveInt, model_validator
 
+from engine.core.payloads import Payload, SeedRevealed, payload_table
 from engine.risk_legacy.world import World
 
 Name = str
 
 
-class _Payload(BaseModel):
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
-
-
 # --- the start ----------------------------------------------------------------------------------
 
-class PlayerSpec(_Payload):
+class PlayerSpec(Payload):
     id: str = Field(min_length=1, description="the person's id, the same in every game of a campaign")
     name: str | None = Field(None, description="the person's name, for reports")
 
 
-class DiceSpec(_Payload):
+class DiceSpec(Payload):
     mode: Literal["table", "seeded"] = "table"
     seed_hash: str | None = None
 
 
-class DataSpec(_Payload):
+class DataSpec(Payload):
     board: str | None = Field(None, description="sha256 of the board file the game used")
     rules: str | None = Field(None, description="sha256 of the rules data file")
 
 
-class CampaignSpec(_Payload):
+class CampaignSpec(Payload):
     name: str = Field(min_length=1)
     game: PositiveInt = Field(description="this game's number in the campaign (1, 2, ...)")
     world: str = Field(description="sha256 digest of the world the game starts from")
 
 
-class GameStarted(_Payload):
+class GameStarted(Payload):
     """The first event: ruleset, players in clockwise seat order, dice, the world and campaign."""
 
     ruleset: Literal["risk-legacy"]
@@ -67,7 +64,7 @@ class GameStarted(_Payload):
 Dice = list[int]
 
 
-class ScarCardsDealt(_Payload):
+class ScarCardsDealt(Payload):
     """Chance: one Scar card dealt to each player, face up (`cards`: player -> scar) or face down
     (`commitments`: player -> sha256("<scar>:<salt>"), each revealed with its salt when the scar is
     placed or the card returned).
@@ -93,14 +90,14 @@ class ScarCardsDealt(_Payload):
         return self
 
 
-class CardsLaidOut(_Payload):
+class CardsLaidOut(Payload):
     """Chance: the Territory cards turned face up in slots 1-4 (slot 1 first)."""
 
     cards: list[Name] = Field(min_length=1, max_length=4)
     dice: Dice | None = Field(None, description="the seeded stream's dice the cards were drawn with")
 
 
-class MissionRevealed(_Payload):
+class MissionRevealed(Payload):
     """Chance: a Mission card placed face up (its content is not in the rulebook: a claim)."""
 
     card: str
@@ -109,29 +106,29 @@ class MissionRevealed(_Payload):
     dice: Dice | None = Field(None, description="the seeded stream's dice the card was drawn with")
 
 
-class DiceRolled(_Payload):
+class DiceRolled(Payload):
     """Chance: dice by player id: the roll-off for first choice, or an attack roll (attacker and
     defender together), or the roll-off for naming the world."""
 
     rolls: dict[str, list[int]]
 
 
-class FactionChosen(_Payload):
+class FactionChosen(Payload):
     faction: str
     territory: Name
 
 
 # --- a turn -------------------------------------------------------------------------------------
 
-class RedStarBought(_Payload):
+class RedStarBought(Payload):
     cards: list[Name] = Field(min_length=1)
 
 
-class JoinedWar(_Payload):
+class JoinedWar(Payload):
     territory: Name
 
 
-class Recruited(_Payload):
+class Recruited(Payload):
     """Recruit: the cards turned in (may be none) and where every recruited troop goes."""
 
     cards: list[Name] = Field(default_factory=list)
@@ -139,60 +136,60 @@ class Recruited(_Payload):
     troops: NonNegativeInt | None = Field(None, description="claim: troops recruited")
 
 
-class Expanded(_Payload):
+class Expanded(Payload):
     from_: Name = Field(alias="from")
     to: Name
     troops: PositiveInt = Field(description="troops moved (before the city's losses)")
     lost: NonNegativeInt | None = Field(None, description="claim: troops lost to the city")
 
 
-class AttackDeclared(_Payload):
+class AttackDeclared(Payload):
     from_: Name = Field(alias="from")
     to: Name
     troops: int = Field(ge=1, le=3, description="attacking troops (dice)")
 
 
-class ScarPlaced(_Payload):
+class ScarPlaced(Payload):
     scar: str
     territory: Name
     salt: str | None = Field(None, description="a card dealt face down: the salt of its commitment")
 
 
-class MissileFired(_Payload):
+class MissileFired(Payload):
     side: Literal["attacker", "defender"]
     die: NonNegativeInt = Field(description="which die, counted from 0 in the order the roll recorded them")
 
 
-class CasualtiesRemoved(_Payload):
+class CasualtiesRemoved(Payload):
     """The troops removed after a roll: closes the missile window (and is checked as a claim)."""
 
     attacker: NonNegativeInt
     defender: NonNegativeInt
 
 
-class MovedIn(_Payload):
+class MovedIn(Payload):
     troops: PositiveInt
 
 
-class Maneuvered(_Payload):
+class Maneuvered(Payload):
     from_: Name = Field(alias="from")
     to: Name
     troops: PositiveInt
 
 
-class CardDrawn(_Payload):
+class CardDrawn(Payload):
     card: Name = Field(description="a face-up Territory card (id or territory) or 'coin'")
     troop: bool = Field(False, description="Khan Industries: place one troop in the card's territory")
 
 
-class CardRevealed(_Payload):
+class CardRevealed(Payload):
     """Chance: the top of the Territory deck turned face up into slot 1."""
 
     card: Name
     dice: Dice | None = Field(None, description="the seeded stream's dice the card was drawn with")
 
 
-class EffectSpec(_Payload):
+class EffectSpec(Payload):
     """One claimed effect of an Event card, applied as recorded (the cards are not in the rulebook)."""
 
     kind: Literal["troops", "red_stars", "missiles"]
@@ -201,7 +198,7 @@ class EffectSpec(_Payload):
     player: str | None = None
 
 
-class EventCardDrawn(_Payload):
+class EventCardDrawn(Payload):
     card: str
     text: str | None = None
     effects: list[EffectSpec] = Field(default_factory=list)
@@ -209,18 +206,18 @@ class EventCardDrawn(_Payload):
     dice: Dice | None = Field(None, description="the seeded stream's dice the card was drawn with")
 
 
-class MissionCompleted(_Payload):
+class MissionCompleted(Payload):
     card: str | None = None
     reward: Literal[1, 2] | None = Field(None, description="claim: Red Star tokens taken")
 
 
-class TurnEnded(_Payload):
+class TurnEnded(Payload):
     pass
 
 
 # --- the end ------------------------------------------------------------------------------------
 
-class ScarCardReturned(_Payload):
+class ScarCardReturned(Payload):
     """A Scar card dealt face down and not played, turned over when the game ends: the card and
     the salt of its commitment."""
 
@@ -232,7 +229,7 @@ Reward = Literal["name_continent", "found_major_city", "cancel_scar", "change_co
                  "fortify_city", "destroy_card", "found_minor_city", "upgrade_card", "pass"]
 
 
-class RewardChosen(_Payload):
+class RewardChosen(Payload):
     reward: Reward
     territory: Name | None = None
     continent: str | None = None
@@ -242,53 +239,27 @@ class RewardChosen(_Payload):
     slogan: str | None = Field(None, description="the winner's line in the victors' section")
 
 
-class WorldNamed(_Payload):
+class WorldNamed(Payload):
     name: str = Field(min_length=1)
     by: str = Field(description="the person who names the world")
     rolls: dict[str, list[int]] | None = Field(None, description="the roll-off when tied: person -> dice, one per round")
 
 
-class PackOpened(_Payload):
+class PackOpened(Payload):
     """Claim: a sealed pack was opened here (its condition must have been met)."""
 
     pack: str
 
 
-class GameEnded(_Payload):
+class GameEnded(Payload):
     winner: str | None
     reason: str | None = None
 
 
-class SeedRevealed(_Payload):
-    seed: str
-
-
-PAYLOADS: dict[str, type[_Payload]] = {
-    "GameStarted": GameStarted,
-    "ScarCardsDealt": ScarCardsDealt,
-    "CardsLaidOut": CardsLaidOut,
-    "MissionRevealed": MissionRevealed,
-    "DiceRolled": DiceRolled,
-    "FactionChosen": FactionChosen,
-    "RedStarBought": RedStarBought,
-    "JoinedWar": JoinedWar,
-    "Recruited": Recruited,
-    "Expanded": Expanded,
-    "AttackDeclared": AttackDeclared,
-    "ScarPlaced": ScarPlaced,
-    "MissileFired": MissileFired,
-    "CasualtiesRemoved": CasualtiesRemoved,
-    "MovedIn": MovedIn,
-    "Maneuvered": Maneuvered,
-    "CardDrawn": CardDrawn,
-    "CardRevealed": CardRevealed,
-    "EventCardDrawn": EventCardDrawn,
-    "MissionCompleted": MissionCompleted,
-    "TurnEnded": TurnEnded,
-    "ScarCardReturned": ScarCardReturned,
-    "RewardChosen": RewardChosen,
-    "WorldNamed": WorldNamed,
-    "PackOpened": PackOpened,
-    "GameEnded": GameEnded,
-    "SeedRevealed": SeedRevealed,
-}
+PAYLOADS = payload_table(
+    GameStarted, ScarCardsDealt, CardsLaidOut, MissionRevealed, DiceRolled, FactionChosen,
+    RedStarBought, JoinedWar, Recruited, Expanded, AttackDeclared, ScarPlaced, MissileFired,
+    CasualtiesRemoved, MovedIn, Maneuvered, CardDrawn, CardRevealed, EventCardDrawn,
+    MissionCompleted, TurnEnded, ScarCardReturned, RewardChosen, WorldNamed, PackOpened, GameEnded,
+    SeedRevealed,
+)

@@ -24,10 +24,16 @@ from itertools import combinations
 from typing import NamedTuple
 
 from engine.core.events import Event
-from engine.risk_legacy import engine as E
 from engine.risk_legacy import world as W
 from engine.risk_legacy.board import COIN, FACTIONS
 from engine.risk_legacy.events import PAYLOADS
+from engine.risk_legacy.attack import city_cost
+from engine.risk_legacy.common import (
+    connected, face_up_choices, has_power, legal_starts, may_draw, recruit_total, resources_of, roll_result,
+    territories_of, trade_value,
+)
+from engine.risk_legacy.engine import step
+from engine.risk_legacy.setup import layout_pool, reveal_pool, scar_cards_available, scar_pool
 from engine.risk_legacy.state import END, FACE_DOWN, MAIN, START, PlayerId, State
 
 
@@ -55,7 +61,7 @@ class Move(NamedTuple):
 
 def is_accepted(s: State, m: Move) -> bool:
     """Does the engine take `m` without a blocking violation?"""
-    violations, nxt = E.step(s, m.event())
+    violations, nxt = step(s, m.event())
     return nxt is not None and not any(v.blocking for v in violations)
 
 
@@ -75,10 +81,10 @@ def chance_needed(s: State) -> ChanceSpec | None:
         return None
     side = s.side
     if f.phase == "setup":
-        if not s.scars_dealt and sum(E.scar_cards_available(s).values()) >= len(s.seats):
-            return ChanceSpec("scars", event_type="ScarCardsDealt", pool=E.scar_pool(s), draw=len(s.seats))
+        if not s.scars_dealt and sum(scar_cards_available(s).values()) >= len(s.seats):
+            return ChanceSpec("scars", event_type="ScarCardsDealt", pool=scar_pool(s), draw=len(s.seats))
         if not s.laid_out:
-            pool = E.layout_pool(s)
+            pool = layout_pool(s)
             return ChanceSpec("layout", event_type="CardsLaidOut", pool=pool, draw=min(4, len(pool)))
         if side.missions_left > 0 and side.mission is None:
             return ChanceSpec("mission", event_type="MissionRevealed", deck=side.missions_left)
@@ -88,7 +94,7 @@ def chance_needed(s: State) -> ChanceSpec | None:
     if f.phase != "turn":
         return None
     if f.pending == "reveal":
-        return ChanceSpec("reveal", event_type="CardRevealed", pool=E.reveal_pool(s), draw=1)
+        return ChanceSpec("reveal", event_type="CardRevealed", pool=reveal_pool(s), draw=1)
     if f.pending == "event":
         return ChanceSpec("event", event_type="EventCardDrawn", deck=side.events_left)
     if f.pending == "mission":
@@ -113,7 +119,7 @@ def attack_dice(s: State, defend: int) -> ChanceSpec:
 
 def casualties_payload(s: State) -> dict:
     """The troops the rolled dice (with modifiers and Missiles) remove: the table's record."""
-    _, _, a, d = E.roll_result(s, s.combat)
+    _, _, a, d = roll_result(s, s.combat)
     return {"attacker": a, "defender": d}
 
 
@@ -141,7 +147,7 @@ def faction_moves(s: State) -> list[Move]:
     p = s.flow.current
     taken = {ps.faction for ps in s.players.values()}
     free = [f for f in FACTIONS if f not in taken]
-    starts = E.legal_starts(s, p, with_hq=True)
+    starts = legal_starts(s, p, with_hq=True)
     return [Move(p, "FactionChosen", {"faction": f, "territory": t}) for f in free for t in starts]
 
 
@@ -176,9 +182,9 @@ def best_trade(s: State, p: PlayerId) -> list[str]:
     best: tuple[int, int, list[str]] = (0, 0, [])
     for k in range(1, min(len(hand), 10) + 1):
         for combo in set(combinations(hand, k)):
-            r = E.resources_of(s, combo)
+            r = resources_of(s, combo)
             if 2 <= r <= 10:
-                troops = E.trade_value(s, r)
+                troops = trade_value(s, r)
                 key = (troops, -k)
                 if key > best[:2]:
                     best = (troops, -k, sorted(combo))
@@ -195,18 +201,18 @@ def turn_moves(s: State) -> list[Move]:
     f = s.flow
     p = f.current
     out: list[Move] = []
-    mine = E.territories_of(s, p)
+    mine = territories_of(s, p)
     if f.step == START and not f.recruited:
         cards = star_purchase(s, p)
         if cards:
             out.append(Move(p, "RedStarBought", {"cards": cards}))
         if not mine:
-            return out + [Move(p, "JoinedWar", {"territory": t}) for t in E.legal_starts(s, p, with_hq=False)]
+            return out + [Move(p, "JoinedWar", {"territory": t}) for t in legal_starts(s, p, with_hq=False)]
         trades = [[]]
         if best_trade(s, p):
             trades.append(best_trade(s, p))
         for trade in trades:
-            total = E.recruit_total(s, p, trade)
+            total = recruit_total(s, p, trade)
             for t in mine:
                 out.append(Move(p, "Recruited", {"cards": trade, "placements": {t: total}}))
         return out
@@ -218,18 +224,18 @@ def turn_moves(s: State) -> list[Move]:
             for to in sorted(s.data.neighbours[t]):
                 x = s.terr[to]
                 if x.troops == 0:
-                    cost = E.city_cost(s, to)
+                    cost = city_cost(s, to)
                     for k in sorted({1 + cost, (n - 1 + cost + 1) // 2, n - 1}):
                         if 1 + cost <= k <= n - 1:
                             out.append(Move(p, "Expanded", {"from": t, "to": to, "troops": k}))
                 elif x.owner != p and x.troops > 0 and to not in f.immune:
                     out.append(Move(p, "AttackDeclared", {"from": t, "to": to, "troops": min(3, n - 1)}))
-    if not f.maneuvered and f.recruited and (f.step <= MAIN or E.has_power(s, p, "sahara-maneuver-anytime")):
+    if not f.maneuvered and f.recruited and (f.step <= MAIN or has_power(s, p, "sahara-maneuver-anytime")):
         out.extend(maneuver_moves(s, p, mine))
-    if f.recruited and f.step < END and E.may_draw(s, p):
-        choices = E.face_up_choices(s, p)
+    if f.recruited and f.step < END and may_draw(s, p):
+        choices = face_up_choices(s, p)
         if choices:
-            troop = E.has_power(s, p, "khan-card-troop")
+            troop = has_power(s, p, "khan-card-troop")
             out.extend(Move(p, "CardDrawn", {"card": c, "troop": troop}) for c in choices)
         elif s.side.coins > 0:
             out.append(Move(p, "CardDrawn", {"card": COIN}))
@@ -239,13 +245,13 @@ def turn_moves(s: State) -> list[Move]:
 
 def maneuver_moves(s: State, p: PlayerId, mine: list[str]) -> list[Move]:
     out = []
-    anywhere = E.has_power(s, p, "sahara-maneuver-anywhere")
+    anywhere = has_power(s, p, "sahara-maneuver-anywhere")
     for a in mine:
         n = s.terr[a].troops
         if n < 2:
             continue
         for b in mine:
-            if b != a and (anywhere or b in s.data.neighbours[a] or E.connected(s, p, a, b)):
+            if b != a and (anywhere or b in s.data.neighbours[a] or connected(s, p, a, b)):
                 out.append(Move(p, "Maneuvered", {"from": a, "to": b, "troops": n - 1}))
     return out
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.core.canonical import canonical_json, sha256_hex
 from engine.risk_legacy import world as W
-from engine.risk_legacy.engine import continents_of, hqs_of, stars, territories_of, troops_of
+from engine.risk_legacy.common import continents_of, hqs_of, stars, territories_of, troops_of
 from engine.risk_legacy.state import State
 
 _WORLD_DIGESTS: dict[int, tuple[W.World, str]] = {}

@@ -1,0 +1,190 @@
+"""What every chapter of the Risk Europe rules asks of the state, and the small helpers they share.
+
+Derived facts (crowns, territories, units in reserve, the supply line and Tax Value of a city,
+City Bonus Tiles), the rule tables the chapters use (costs: "Spending Coins" p.14; the battle
+ranks: "Battles in Disputed Territories" p.15-18; the Tax tiles: "City Bonus Tiles" p.22), the
+judging context (`_Ctx`) and the helpers for names, dice and draws. Imports no chapter module.
+"""
+
+from __future__ import annotations
+
+from engine.core.chance import judge_draw
+from engine.core.judging import record_roll
+from engine.core.rules import Verdicts
+from engine.risk_europe.board import Territory
+from engine.risk_europe.rules import RULES
+from engine.risk_europe.state import PlayerId, State, Units, evolve as replace, new_units
+
+
+V = RULES.violation
+
+COST = {"footman": 1, "archer": 2, "cavalry": 3, "siege": 10, "castle": 12, "crown_card": 10}
+
+RANK_UNIT = {1: "siege", 2: "archer", 3: "cavalry"}
+
+RANK_DICE_PER_UNIT = {1: 2, 2: 1, 3: 1}
+
+RANK_HITS_ON = {1: 3, 2: 5, 3: 3}
+
+RANK_NAME = {1: "Rank 1 siege attack", 2: "Rank 2 archer volley", 3: "Rank 3 cavalry charge",
+             4: "Rank 4 general attack"}
+
+SIEGE_HITS_ON = 3
+
+BATTLE_SLOT = 999
+
+TAX_TILE_UNITS = {"London": Units(archer=2), "Paris": Units(footman=1, cavalry=1),
+                  "Madrid": Units(footman=4)}
+
+TURN_EVENTS = frozenset({"Expanded", "SplitExpanded", "Maneuvered", "Taxed", "Spent",
+                         "Fortified", "SiegeAssaulted", "MissionCompleted"})
+
+
+class _Ctx(Verdicts):
+    """What judging one event produced: violations citing this ruleset's rules, and notes."""
+
+    __slots__ = ()
+    book = RULES
+
+
+def crowns(s: State, p: PlayerId) -> int:
+    """Crowns on the Crown Tracker: cities held (Rome 2) plus Crown Cards."""
+    n = s.players[p].crown_cards
+    for t, city in s.data.cities.items():
+        if s.terr[t].owner == p:
+            n += city.crowns
+    return n
+
+
+def crowns_by_army(s: State) -> dict[PlayerId, int]:
+    """`crowns(s, p)` of every army, in one pass over the cities."""
+    n = {p: ps.crown_cards for p, ps in s.players.items()}
+    terr = s.terr
+    for t, city in s.data.cities.items():
+        owner = terr[t].owner
+        if owner in n:
+            n[owner] += city.crowns
+    return n
+
+
+def territories_of(s: State, p: PlayerId) -> list[Territory]:
+    return [t for t, x in s.terr.items() if x.owner == p]
+
+
+def cities_of(s: State, p: PlayerId) -> list[Territory]:
+    return [t for t in s.data.cities if s.terr[t].owner == p]
+
+
+def units_on_board(s: State, p: PlayerId) -> Units:
+    fo = ar = ca = si = 0          # summed as ints: a Units per territory costs 3x as much
+    for x in s.terr.values():
+        if x.owner == p:
+            u = x.units
+        elif x.attacker == p:
+            u = x.attacker_units
+        else:
+            continue
+        fo += u[0]
+        ar += u[1]
+        ca += u[2]
+        si += u[3]
+    return new_units(Units, (fo, ar, ca, si))
+
+
+def reserve(s: State, p: PlayerId) -> Units:
+    """Units still in the player's army reserve."""
+    sup = s.data.supply
+    on = units_on_board(s, p)
+    return new_units(Units, (sup["footman"] - on.footman, sup["archer"] - on.archer,
+                             sup["cavalry"] - on.cavalry, sup["siege"] - on.siege))
+
+
+def tile_territory(s: State, city_name: str) -> Territory | None:
+    for t, c in s.data.cities.items():
+        if c.name == city_name and c.gold:
+            return t
+    return None
+
+
+def has_tile(s: State, p: PlayerId, city_name: str) -> bool:
+    """Does `p` hold this City Bonus Tile with its bonus available now (RE-TILE-TIMING)?"""
+    t = tile_territory(s, city_name)
+    if t is None:
+        return False
+    x = s.terr[t]
+    return x.owner == p and x.since < s.step
+
+
+def supply_line(s: State, p: PlayerId, start: Territory) -> list[Territory]:
+    """Territories connected to `start` through undisputed territories `p` controls."""
+    terr = s.terr
+    nb = s.data.neighbours
+    if terr[start].owner != p or terr[start].is_disputed:
+        return []
+    seen = {start}
+    out = [start]
+    i = 0
+    while i < len(out):
+        for n in nb[out[i]]:
+            if n not in seen:
+                x = terr[n]
+                if x.owner == p and x.attacker is None:
+                    seen.add(n)
+                    out.append(n)
+        i += 1
+    return out
+
+
+def tax_value(s: State, p: PlayerId, city: Territory) -> tuple[int, list[Territory]]:
+    """Coins a tax from `city` collects, and the supply line it collects from (RE-TAX-AMOUNT)."""
+    line = supply_line(s, p, city)
+    coins = 0
+    for t in line:
+        c = s.data.cities.get(t)
+        coins += c.tax if c else 1
+    return coins, line
+
+
+def _units(u) -> Units:
+    return new_units(Units, (u.footman, u.archer, u.cavalry, u.siege))
+
+
+def _rotate(seats: tuple[PlayerId, ...], first: PlayerId | None) -> tuple[PlayerId, ...]:
+    if first is None or first not in seats:
+        return seats
+    i = seats.index(first)
+    return seats[i:] + seats[:i]
+
+
+def _name(s: State, p: PlayerId | None) -> str:
+    return "nobody" if p is None else p
+
+
+def _resolve(s: State, name: str, c: _Ctx, what: str = "territory") -> Territory | None:
+    t = s.data.resolve(name)
+    if t is None:
+        c.skip("RE-NAME", f"{what} {name!r} is not on the board")
+    return t
+
+
+def _step_of(round_: int, turn: int, index: int, n: int) -> int:
+    return round_ * 1000 + 1 + (turn - 1) * n + index
+
+
+def _roll(s: State, values: list[int], c: _Ctx) -> State:
+    """Record dice in the game's dice log; in a seeded game whose seed the judge already knows,
+    check each die against the seed's stream here, at its own line (RE-DICE-SEED)."""
+    return record_roll(s, values, c, "RE-DICE-SEED", replace)
+
+
+def _check_draw(s: State, pool: list, n: int, got: list, dice: list[int] | None, what: str,
+                c: _Ctx) -> State:
+    """A random draw of `n` from `pool` that came out as `got` (RE-CHANCE-DRAW): with dice, they
+    must give `got` by the draw rule, and are recorded as dice of the game (so a seeded game
+    checks them against its stream); a seeded game's draw must carry its dice."""
+    problem, message = judge_draw(pool, n, got, dice, seeded=s.dice_mode == "seeded", what=what)
+    if problem is not None:
+        c.bad("RE-DICE-FACES" if problem == "faces" else "RE-CHANCE-DRAW", message)
+    if dice is None or problem == "faces":
+        return s
+    return _roll(s, dice, c)
