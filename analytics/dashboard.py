@@ -23,7 +23,8 @@ import polars as pl
 
 from analytics import queries as q
 from analytics.load import Tables
-from analytics.page import CHART_HEIGHT, CHART_WIDTH, Chart, chart_html, html_page, write_page
+from analytics.page import (CHART_HEIGHT, CHART_WIDTH, Chart, _layout, _pct, _plural, _table, chart_html,
+                            html_page, write_page)
 from analytics.stats import ALPHA, FLAG_P, MIN_DICE
 
 PLAYER_COUNT = 4                    # the basic game: an even win rate is 1/4
@@ -44,19 +45,6 @@ class DashboardReport:
     bytes: int = 0
 
 
-def _plural(n: int, word: str, plural: str | None = None) -> str:
-    return f"{n:,} {word if n == 1 else (plural or word + 's')}"
-
-
-def _layout(fig: go.Figure, title: str, x: str, y: str, **more: Any) -> go.Figure:
-    fig.update_layout(title={"text": title, "x": 0.01, "xanchor": "left", "font": {"size": 15}},
-                      xaxis_title=x, yaxis_title=y, template="plotly_white",
-                      width=CHART_WIDTH, height=CHART_HEIGHT,
-                      margin={"l": 60, "r": 20, "t": 60, "b": 60},
-                      legend={"orientation": "h", "y": -0.25}, **more)
-    return fig
-
-
 def _even_line(fig: go.Figure, level: float, text: str) -> None:
     fig.add_hline(y=level, line_dash="dash", line_color="#888", annotation_text=text,
                   annotation_position="top left")
@@ -67,10 +55,6 @@ def _headroom(fig: go.Figure, values: list[float | None], floor: float = 0.0) ->
     top = max([v for v in values if v is not None] + [floor])
     fig.update_yaxes(range=[0, top * 1.18 if top > 0 else 1])
     return fig
-
-
-def _pct(values: list[float | None]) -> list[float | None]:
-    return [None if v is None else 100 * v for v in values]
 
 
 # --- the charts -----------------------------------------------------------------------------------
@@ -338,22 +322,6 @@ def write_dashboard(t: Tables, out: str | Path,
     return DashboardReport(Path(out), [c.id for c in charts if c.figure is not None],
                            [c.id for c in charts if c.figure is None], size)
 
-
-def _table(frame: pl.DataFrame, columns: dict[str, str], formats: dict[str, str] | None = None,
-           empty: str = "none") -> str:
-    if not frame.height:
-        return f"<p class='note'>{html.escape(empty)}</p>"
-    formats = formats or {}
-    head = "".join(f"<th>{html.escape(label)}</th>" for label in columns.values())
-    rows = []
-    for row in frame.select(list(columns)).iter_rows(named=True):
-        cells = []
-        for c in columns:
-            v = row[c]
-            text = "" if v is None else (format(v, formats[c]) if c in formats else str(v))
-            cells.append(f"<td>{html.escape(text)}</td>")
-        rows.append("<tr>" + "".join(cells) + "</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
 
 
 def _fairness_summary(fairness: dict[str, pl.DataFrame]) -> pl.DataFrame:

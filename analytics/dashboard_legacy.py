@@ -17,7 +17,7 @@ import plotly.graph_objects as go
 import polars as pl
 
 from analytics import queries as q
-from analytics.dashboard import _layout, _pct, _plural, _table
+from analytics.page import _layout, _pct, _plural, _table
 from analytics.load import Tables
 from analytics.page import Chart
 from engine.risk_legacy.board import FACTION_NAMES

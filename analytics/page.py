@@ -12,8 +12,10 @@ import json
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import plotly.graph_objects as go
+import polars as pl
 
 CONFIG = {"displaylogo": False}
 # Charts have a fixed size (CHART_WIDTH x CHART_HEIGHT) in a grid of fixed columns: a chart
@@ -91,3 +93,40 @@ def write_page(page: str, out: str | Path) -> int:
     temp.write_bytes(data)
     temp.replace(out)
     return len(data)
+
+
+# --- helpers every page's charts and tables share ------------------------------------------
+
+
+def _plural(n: int, word: str, plural: str | None = None) -> str:
+    return f"{n:,} {word if n == 1 else (plural or word + 's')}"
+
+
+def _layout(fig: go.Figure, title: str, x: str, y: str, **more: Any) -> go.Figure:
+    fig.update_layout(title={"text": title, "x": 0.01, "xanchor": "left", "font": {"size": 15}},
+                      xaxis_title=x, yaxis_title=y, template="plotly_white",
+                      width=CHART_WIDTH, height=CHART_HEIGHT,
+                      margin={"l": 60, "r": 20, "t": 60, "b": 60},
+                      legend={"orientation": "h", "y": -0.25}, **more)
+    return fig
+
+
+def _pct(values: list[float | None]) -> list[float | None]:
+    return [None if v is None else 100 * v for v in values]
+
+
+def _table(frame: pl.DataFrame, columns: dict[str, str], formats: dict[str, str] | None = None,
+           empty: str = "none") -> str:
+    if not frame.height:
+        return f"<p class='note'>{html.escape(empty)}</p>"
+    formats = formats or {}
+    head = "".join(f"<th>{html.escape(label)}</th>" for label in columns.values())
+    rows = []
+    for row in frame.select(list(columns)).iter_rows(named=True):
+        cells = []
+        for c in columns:
+            v = row[c]
+            text = "" if v is None else (format(v, formats[c]) if c in formats else str(v))
+            cells.append(f"<td>{html.escape(text)}</td>")
+        rows.append("<tr>" + "".join(cells) + "</tr>")
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"

@@ -18,20 +18,11 @@ from replay.logfile import LogFileError, read_log
 from replay.judge import Finding, Judgement, judge
 from replay.narrate import narrate, steps_json
 
-app = typer.Typer(
-    name="ledger",
-    help="Record, replay and audit tabletop strategy games (Risk Europe, Risk Legacy).\n\n"
-         "Example: ledger verify sample_logs/game42.jsonl",
-    no_args_is_help=True,
-    add_completion=False,
-    rich_markup_mode=None,
-)
-err = Console(stderr=True, highlight=False)
+from ledger.cli_base import JsonOpt, _emit_json, _progress, app, err  # noqa: E402,F401
 
 BoardOpt = typer.Option(None, "--board", help="A corrected board file (JSON, same shape as the shipped one).")
 CardsOpt = typer.Option(None, "--cards", help="A corrected King's Orders card file.")
 MissionsOpt = typer.Option(None, "--missions", help="A Kingdom Missions file (docs/variants.md); without it, mission completions are listed as unverified claims.")
-JsonOpt = typer.Option(False, "--json", help="Machine-readable JSON on stdout.")
 
 
 def _data(board: Optional[Path], cards: Optional[Path], missions: Optional[Path] = None) -> Any:
@@ -115,17 +106,6 @@ def _stored_campaign_findings(path: Path, read: Any, db: Path) -> list[Finding]:
         if a.log == read.name and a.judgement is not None:
             return a.findings[len(a.judgement.findings):]
     return []
-
-
-def _emit_json(obj: Any) -> None:
-    sys.stdout.write(json.dumps(obj, indent=2, ensure_ascii=False) + "\n")
-
-
-def _progress(total: int, label: str) -> Progress | None:
-    if total < 2 or not err.is_terminal:
-        return None
-    return Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    console=err, transient=True)
 
 
 @app.command()

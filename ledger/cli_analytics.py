@@ -13,7 +13,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from ledger import exitcodes
-from ledger.cli import JsonOpt, app, err
+from ledger.cli_base import JsonOpt, app, err
 from ledger.cli_store import DbOpt, _open
 
 TournamentOpt = typer.Option(None, "--tournament", "-T",

@@ -15,7 +15,7 @@ from typing import Optional
 import typer
 
 from ledger import exitcodes
-from ledger.cli import JsonOpt, _emit_json, app, err
+from ledger.cli_base import JsonOpt, _emit_json, app, err
 
 campaign_app = typer.Typer(
     name="campaign",

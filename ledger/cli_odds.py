@@ -10,7 +10,7 @@ import typer
 
 from engine.core.ruleset import get_ruleset, rulesets
 from ledger import exitcodes
-from ledger.cli import JsonOpt, _emit_json, app, err
+from ledger.cli_base import JsonOpt, _emit_json, app, err
 
 
 def odds_rulesets() -> list[str]:

@@ -13,7 +13,7 @@ import typer
 from engine.core.projection import SimulatedGame
 from engine.core.ruleset import DataOption, Ruleset, get_ruleset, ruleset_names, rulesets
 from ledger import exitcodes
-from ledger.cli import JsonOpt, _emit_json, _progress, app, err
+from ledger.cli_base import JsonOpt, _emit_json, _progress, app, err
 from replay.logfile import write_log
 
 Simulator = Callable[[int, int], SimulatedGame]

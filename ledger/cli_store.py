@@ -16,7 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ledger import exitcodes
-from ledger.cli import JsonOpt, _emit_json, app, err
+from ledger.cli_base import JsonOpt, _emit_json, app, err
 
 DbOpt = typer.Option("ledger.duckdb", "--db", envvar="LEDGER_DB",
                      help="The store: a DuckDB file (env LEDGER_DB).")
