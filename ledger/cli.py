@@ -14,30 +14,23 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ledger import exitcodes
+from ledger.datafiles import DataFileError, DataFiles, data_of_log, with_data_options
 from replay.logfile import LogFileError, read_log
 from replay.judge import Finding, Judgement, judge
 from replay.narrate import narrate, steps_json
 
 from ledger.cli_base import JsonOpt, _emit_json, _progress, app, err  # noqa: E402,F401
 
-BoardOpt = typer.Option(None, "--board", help="A corrected board file (JSON, same shape as the shipped one).")
-CardsOpt = typer.Option(None, "--cards", help="A corrected King's Orders card file.")
-MissionsOpt = typer.Option(None, "--missions", help="A Kingdom Missions file (docs/variants.md); without it, mission completions are listed as unverified claims.")
-
-
-def _data(board: Optional[Path], cards: Optional[Path], missions: Optional[Path] = None) -> Any:
-    if board is None and cards is None and missions is None:
-        return None
-    from engine.risk_europe.board import BoardDataError, load_data
-    try:
-        return load_data(board, cards, missions)
-    except (OSError, ValueError, BoardDataError) as exc:
-        err.print(f"ledger: cannot use the data file: {exc}")
-        raise typer.Exit(exitcodes.UNREADABLE)
-
-
 DbOpt = typer.Option(None, "--db", envvar="LEDGER_DB",
                      help="A store (DuckDB file) to look up game ids in (env LEDGER_DB; default ledger.duckdb).")
+
+
+def _data_of(read: Any, data_files: DataFiles, path: Path) -> Any:
+    """ledger.datafiles.data_of_log for a read log, its errors as LogFileError (exit 2)."""
+    try:
+        return data_of_log(read.events[0].payload if read.events else None, data_files, str(path))
+    except DataFileError as exc:
+        raise LogFileError(str(exc)) from exc
 
 
 def _read_source(source: Path, db: Optional[Path]):
@@ -61,14 +54,10 @@ def _read_source(source: Path, db: Optional[Path]):
         store.close()
 
 
-def _judge_file(path: Path, data: Any, db: Optional[Path] = None, **kw: Any) -> Judgement:
+def _judge_file(path: Path, data_files: DataFiles = (), db: Optional[Path] = None,
+                **kw: Any) -> Judgement:
     read, in_campaign = _read_source(path, db)
-    first = read.events[0] if read.events else None
-    declared = first.payload.get("ruleset") if first is not None and isinstance(first.payload, dict) else None
-    if data is not None and declared not in (None, "risk-europe"):
-        raise LogFileError(f"{path}: --board/--cards/--missions are Risk Europe data files; this log "
-                           f"is {declared}")
-    j = judge(read, data=data, **kw)
+    j = judge(read, data=_data_of(read, data_files, path), **kw)
     j.findings.extend(in_campaign)
     if db is not None and path.is_file() and j.ruleset == "risk-legacy" and j.fatal is None:
         j.findings.extend(_stored_campaign_findings(path, read, db))
@@ -109,25 +98,23 @@ def _stored_campaign_findings(path: Path, read: Any, db: Path) -> list[Finding]:
 
 
 @app.command()
+@with_data_options
 def replay(
     file: Path = typer.Argument(..., help="A game log (JSONL), or the id of a game in the store."),
     round_: Optional[int] = typer.Option(None, "--round", "-r", help="Only this round (with the board before and after)."),
     turn: Optional[int] = typer.Option(None, "--turn", "-t", help="Only this turn (1 or 2) of each round shown."),
     player: Optional[str] = typer.Option(None, "--player", "-p", help="Only this player's events."),
     as_json: bool = JsonOpt,
-    board: Optional[Path] = BoardOpt,
-    cards: Optional[Path] = CardsOpt,
-    missions: Optional[Path] = MissionsOpt,
     db: Optional[Path] = DbOpt,
     html: Optional[Path] = typer.Option(None, "--html", help="Also write a picture of the game (HTML): the crown race and the board on a map of Europe, turn by turn."),
+    data_files: DataFiles = (),
 ) -> None:
     """Replay a game turn by turn: each decision, the dice, what they caused, the board after each turn.
 
     Example: ledger replay sample_logs/game42.jsonl --round 6 --turn 2
     """
-    data = _data(board, cards, missions)
     try:
-        j = _judge_file(file, data, db, digests=True, views=True)
+        j = _judge_file(file, data_files, db, digests=True, views=True)
     except LogFileError as exc:
         err.print(f"ledger: {exc}")
         raise typer.Exit(exitcodes.UNREADABLE)
@@ -162,16 +149,15 @@ def replay(
 
 
 @app.command()
+@with_data_options
 def audit(
     files: list[Path] = typer.Argument(..., help="One or more game logs, or ids of games in the store."),
     strict: bool = typer.Option(False, "--strict", help="Stop at the first finding of each file."),
     as_json: bool = JsonOpt,
-    board: Optional[Path] = BoardOpt,
-    cards: Optional[Path] = CardsOpt,
-    missions: Optional[Path] = MissionsOpt,
     db: Optional[Path] = DbOpt,
     campaign: Optional[Path] = typer.Option(None, "--campaign", help="A Risk Legacy campaign file: also check that each game starts from the world the campaign stood at before it."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Worker processes judging files side by side (default: one per core when there are many files; 1: none). The output is the same either way."),
+    data_files: DataFiles = (),
 ) -> None:
     """Report every finding in the logs: file, line, seq, rule id, message, rulebook section.
 
@@ -180,7 +166,6 @@ def audit(
 
     Example: ledger audit sample_logs/*.jsonl; ledger audit tournament-2026/ --json > audit.json
     """
-    data = _data(board, cards, missions)
     if any(p.is_dir() for p in files):
         from ledger.ingest import log_paths
         # a folder with no logs stays, and is reported as unreadable
@@ -191,8 +176,7 @@ def audit(
     if prog:
         prog.start()
         task = prog.add_task("audit", total=len(files))
-    for path, judged in zip(files, _judged_files(files, data, db, strict, campaign, jobs,
-                                                 (board, cards, missions))):
+    for path, judged in zip(files, _judged_files(files, db, strict, campaign, jobs, data_files)):
         try:
             if isinstance(judged, LogFileError):
                 raise judged
@@ -224,22 +208,21 @@ def audit(
     raise typer.Exit(worst)
 
 
-def _judged_files(files: list[Path], data: Any, db: Optional[Path], strict: bool,
-                  campaign: Optional[Path], jobs: Optional[int], data_files: tuple) -> Any:
+def _judged_files(files: list[Path], db: Optional[Path], strict: bool,
+                  campaign: Optional[Path], jobs: Optional[int], data_files: DataFiles) -> Any:
     """Each file's Judgement for audit, or the LogFileError it raised, in the order of `files`:
     judged in worker processes (ledger.parallel) when there are many files on disk and no
     campaign or store to check them against (that needs each game's final state), else here."""
     from ledger import parallel
     n = parallel.default_jobs() if jobs is None else jobs
     if campaign is None and db is None and all(p.is_file() for p in files) and parallel.worth_it(files, n):
-        spec = tuple(None if f is None else str(f) for f in data_files)
-        tasks = [(str(p), spec, strict) for p in files]
+        tasks = [(str(p), data_files, strict) for p in files]
         for kind, value in parallel.ordered_map(parallel.audit_file, tasks, n):
             yield value if kind == "ok" else LogFileError(value)
         return
     for path in files:
         try:
-            yield _judge_file(path, data, db, strict=strict, keep_steps=False)
+            yield _judge_file(path, data_files, db, strict=strict, keep_steps=False)
         except LogFileError as exc:
             yield exc
 
@@ -266,14 +249,13 @@ def _audit_dict(j: Judgement) -> dict:
 
 
 @app.command()
+@with_data_options
 def verify(
     file: Path = typer.Argument(..., help="A game log, or the id of a game in the store."),
     winner: Optional[str] = typer.Option(None, "--winner", help="The reported winner to check (default: the log's GameEnded); 'a,b' for a shared win, 'none' for no winner."),
     as_json: bool = JsonOpt,
-    board: Optional[Path] = BoardOpt,
-    cards: Optional[Path] = CardsOpt,
-    missions: Optional[Path] = MissionsOpt,
     db: Optional[Path] = DbOpt,
+    data_files: DataFiles = (),
 ) -> None:
     """Is this log intact, legal, and does it end with the reported result?
 
@@ -282,9 +264,8 @@ def verify(
 
     Example: ledger verify sample_logs/game42.jsonl --winner blue
     """
-    data = _data(board, cards, missions)
     try:
-        j = _judge_file(file, data, db, keep_steps=False)
+        j = _judge_file(file, data_files, db, keep_steps=False)
     except LogFileError as exc:
         err.print(f"ledger: {exc}")
         raise typer.Exit(exitcodes.UNREADABLE)

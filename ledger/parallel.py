@@ -17,7 +17,6 @@ import multiprocessing
 import os
 from collections import deque
 from concurrent.futures import Future, ProcessPoolExecutor
-from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence, TypeVar
 
 T = TypeVar("T")
@@ -94,35 +93,21 @@ def ordered_map(fn: Callable[[T], R], items: Iterable[T], jobs: int, *,
 
 # --- what workers run ----------------------------------------------------------------------------
 
-_DATA_CACHE: dict[tuple, Any] = {}
-
-
-def _data_for(spec: tuple[str | None, str | None, str | None] | None) -> Any:
-    """Risk Europe data from corrected files (board, cards, missions paths), loaded once per worker."""
-    if spec is None or spec == (None, None, None):
-        return None
-    if spec not in _DATA_CACHE:
-        from engine.risk_europe.board import load_data
-        _DATA_CACHE[spec] = load_data(*spec)
-    return _DATA_CACHE[spec]
-
-
-def audit_file(task: tuple[str, tuple | None, bool]) -> tuple[str, Any]:
+def audit_file(task: tuple[str, tuple, bool]) -> tuple[str, Any]:
     """Worker: read and judge one log file for audit/verify: ("ok", Judgement without its final
     state) or ("unreadable", message)."""
     from replay.logfile import LogFileError, read_log
     from replay.judge import judge
-    path, data_spec, strict = task
+    path, data_files, strict = task
     try:
         read = read_log(path)
     except LogFileError as exc:
         return "unreadable", str(exc)
-    data = _data_for(data_spec)
-    first = read.events[0] if read.events else None
-    declared = first.payload.get("ruleset") if first is not None and isinstance(first.payload, dict) else None
-    if data is not None and declared not in (None, "risk-europe"):
-        return "unreadable", (f"{path}: --board/--cards/--missions are Risk Europe data files; this "
-                              f"log is {declared}")
+    from ledger.datafiles import DataFileError, data_of_log
+    try:
+        data = data_of_log(read.events[0].payload if read.events else None, data_files, path)
+    except DataFileError as exc:
+        return "unreadable", str(exc)
     j = judge(read, data=data, strict=strict, keep_steps=False)
     j.final_state = None           # the state holds the board data: not worth sending back
     return "ok", j

@@ -178,3 +178,17 @@ def test_verify_dice_line_agrees_with_the_seed_findings_of_every_ruleset(sample,
     assert bool(seed_findings) is (not dice_ok)
     if not dice_ok:
         assert dice[0]["detail"].startswith(f"{len(seed_findings)} die/dice differ")
+
+
+def test_data_options_come_from_the_rulesets_and_fit_only_their_game(tmp_path):
+    """--board/--cards/--missions are Risk Europe's declared data options: offered by the CLI,
+    used on its logs, refused on another game's log, and a broken file is a clear exit 2."""
+    board = Path(__file__).resolve().parent.parent / "engine" / "risk_europe" / "data" / "board.json"
+    assert "--board" in run("verify", "--help").output
+    assert run("verify", GAME42, "--board", str(board)).exit_code == 0
+    other = run("verify", str(SAMPLES / "legacy" / "game-01.jsonl"), "--board", str(board))
+    assert other.exit_code == 2 and "--board is not a data file of Risk Legacy" in " ".join(other.output.split())
+    bad = tmp_path / "board.json"
+    bad.write_text("{}")
+    r = run("audit", GAME42, "--board", str(bad))
+    assert r.exit_code == 2 and "cannot use the data file" in " ".join(r.output.split())

@@ -49,6 +49,19 @@ def _projections():
 
 _PROJECTIONS = _projections()
 
+DATA_OPTIONS = (
+    DataOption("board", "A corrected board file (JSON, same shape as the shipped one)."),
+    DataOption("cards", "A corrected King's Orders card file."),
+    DataOption("missions", "A Kingdom Missions file (docs/variants.md); without it, mission "
+                           "completions are listed as unverified claims."),
+)
+
+
+def _load_files(board=None, cards=None, missions=None) -> GameData:
+    """RULESET.load_data: the shipped data, or corrected board, card and mission files."""
+    return load_data(board, cards, missions)
+
+
 RULESET = Ruleset(
     name="risk-europe",
     version=VERSION,
@@ -56,7 +69,8 @@ RULESET = Ruleset(
     start_event="GameStarted",
     payload_models=PAYLOADS,
     rules=RULES,
-    load_data=load_data,
+    load_data=_load_files,
+    data_options=DATA_OPTIONS,
     default_data=default_data,
     data_digest=_data_digest,
     check_start=_engine.check_start,
