@@ -418,7 +418,10 @@ class DuckDBStore(CampaignLinks, EventStore):
                 con.unregister("_ledger_judged")
         self._insert("findings", pl.DataFrame(batch.findings, schema=_FINDING_SCHEMA,
                                               orient="row"))
-        self._write_snapshots(batch.snapshots)
+        if batch.snapshots_new:
+            self._write_snapshots(batch.snapshots, new=True)
+        else:
+            self._write_snapshots(batch.snapshots)
         self._insert("events", event_frame(batch.events), self._event_columns)
         self._write_rejects(batch.rejects)
         self._write_analytics(batch)
@@ -454,10 +457,14 @@ class DuckDBStore(CampaignLinks, EventStore):
         for table, rows in batch.analytics.items():
             self._insert(table, rows_frame(table, rows))
 
-    def _write_snapshots(self, snapshots: list[tuple]) -> None:
+    def _write_snapshots(self, snapshots: list[tuple], new: bool = False) -> None:
+        """Write snapshots, replacing those at the same seqs (`new`: there are none)."""
         if not snapshots:
             return
         frame = pl.DataFrame(snapshots, schema=_SNAPSHOT_SCHEMA, orient="row")
+        if new:
+            self._insert("snapshots", frame, "* REPLACE (state::JSON AS state)")
+            return
         self._con.register("_ledger_snapshots", _ArrowStream(frame))
         try:
             self._con.execute("DELETE FROM snapshots WHERE (game_id, seq) IN "
@@ -565,8 +572,9 @@ class DuckDBStore(CampaignLinks, EventStore):
         judged.game["source"] = f"append at seq {count}"
         stamp = _now()
         batch = _Batch(events=events, findings=judged.findings, retract=retract,
-                       analytics=judged.analytics, relink=[game_id],
-                       carries=[_carry_row(judged, carry)])
+                       analytics={t: rows for t, rows in judged.analytics.items() if rows},
+                       relink=[game_id] if judged.campaign is not None else [],
+                       carries=[_carry_row(judged, carry)], snapshots_new=True)
         batch.games_updated.append(dict(judged.game, updated_at=stamp, judged_at=stamp,
                                         expected_head_seq=count - 1))
         if judged.snapshot is not None:

@@ -280,6 +280,7 @@ class _Batch:
     retract: dict[str, list[tuple]] = field(default_factory=dict)  # table -> rows to delete first
     relink: list[str] = field(default_factory=list)    # stored games whose campaign is linked again
     carries: list[tuple] = field(default_factory=list)  # game_states rows
+    snapshots_new: bool = False                        # no snapshot is stored at their seqs
     tournament: str | None = None                      # new games are filed under this tournament
     campaign_rows: list[dict] = field(default_factory=list)   # campaign_games rows, unlinked
     links: dict[str, dict] = field(default_factory=dict)      # game -> its link, once linked
