@@ -140,6 +140,16 @@ def judge_with_rows(read: LogRead, *, data: Any = None):
     return j, rows
 
 
+def fold_for(read: LogRead, data: Any = None) -> Any:
+    """A fresh analytics fold for the ruleset the log names (rows in its `t`), None without one."""
+    rs = _ruleset_of(read)
+    make_fold = _fold_of(rs) if rs is not None else None
+    if make_fold is None:
+        return None
+    events = read.events
+    return make_fold(GameRows(events[0].game if events else None), rs.default_data() if data is None else data)
+
+
 def _ruleset_of(read: LogRead) -> Ruleset | None:
     """The registered ruleset a log's first event names, if any."""
     events = read.events

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.ruleset import get_ruleset, rulesets
-from replay.logfile import LogFileError, read_log
+from replay.logfile import LogFileError, read_log, read_log_text
 from replay.judge import Finding, Judgement, judge
 
 FORMAT = "ledger-campaign"
@@ -353,13 +353,17 @@ def stored_history_lines(store: Any, name: str, data: Any = None) -> list[str]:
     return out
 
 
+def _stored_log(store: Any, game_id: str, name: str) -> Any:
+    """A stored game read back from its lines as a file would be (the store is passed in: this
+    module never imports ledger.store, which imports it to link campaigns)."""
+    return read_log_text("".join(line + "\n" for line in store.events(game_id)), name)
+
+
 def audit_stored_campaign(store: Any, name: str, extra: list[Path] = (),
                           data: Any = None) -> list[GameAudit]:
     """Judge every stored game of campaign `name` again from its stored events, and `extra` logs
     as candidates (checked as the games they claim to be, as if stored last), and link them all
     afresh; nothing is written. Each game's own findings, then its campaign findings."""
-    from ledger.store import load_log_from_store
-
     reg = _registered(store, name)
     rows = store.campaign_games(name)
     if reg is None and not rows:
@@ -373,7 +377,7 @@ def audit_stored_campaign(store: Any, name: str, extra: list[Path] = (),
     for r in rows:
         g = store.game(r.game_id)
         sources.append((r.game_no, f"{store.name}:{r.game_id}",
-                        lambda gid=r.game_id: load_log_from_store(store, gid, name=f"{store.name}:{gid}"),
+                        lambda gid=r.game_id: _stored_log(store, gid, f"{store.name}:{gid}"),
                         (0, g.ingested_at.isoformat() if g is not None else "", r.game_id)))
     for i, p in enumerate(extra):
         sources.append((0, str(p), lambda p=p: read_log(p), (1, "", f"{i:06d}")))

@@ -14,7 +14,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ledger import exitcodes
-from ledger.datafiles import DataFileError, DataFiles, data_of_log, with_data_options
+from ledger.datafiles import DataFileError, DataFiles, data_for, data_of_log, with_data_options
 from replay.logfile import LogFileError, read_log
 from replay.judge import Finding, Judgement, judge
 from replay.narrate import narrate, steps_json
@@ -120,6 +120,8 @@ def replay(
         raise typer.Exit(exitcodes.UNREADABLE)
     if html is not None:
         from analytics.game_page import render_game_page
+        from engine import get_ruleset
+        data = data_for(get_ruleset(j.ruleset), data_files, str(file)) if data_files and j.ruleset else None
         try:
             render_game_page(j, html, data=data)
         except ValueError as exc:

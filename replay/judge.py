@@ -9,11 +9,16 @@ follows, so one mistake at the table is one finding, not a cascade.
 
 from __future__ import annotations
 
+import copy
+import io
+import pickle
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Callable
 
 from pydantic import ValidationError
 
+from engine.core.dice import DiceTape
 from engine.core.events import Event
 from engine.core.rules import Finding  # noqa: F401  (re-exported: one problem in a log)
 from engine.core.ruleset import GameResult, Ruleset, get_ruleset, ruleset_names
@@ -105,81 +110,219 @@ def judge(read: LogRead, *, data: Any = None, digests: bool = False, views: bool
     event that changed the state and whose `finish(final_state)` is called at the end — so a
     reader of the fold (analytics rows) needs no second pass over the log.
     """
-    name = read.name
-    findings: list[Finding] = [
-        Finding(name, p.line, p.seq, p.rule, p.message, LOG_SECTION, "log") for p in read.problems
-    ]
+    judge_ = Judge(data=data, digests=digests, views=views, strict=strict,
+                   keep_steps=keep_steps, observer=observer)
+    j = judge_.start(read)
+    if not judge_.started:
+        return j
     events = read.events
-    j = Judgement(file=name, game_id=events[0].game if events else None, ruleset=None,
-                  ruleset_version=None, data_digest=None, players=[], steps=[], findings=findings,
-                  result=None, declared_winner=None, has_declared_winner=False, sealed=read.sealed,
-                  chain_ok=read.chain_ok, head=read.head, fatal=None, events=len(events))
-    if strict and findings:
-        j.findings = findings[:1]
-        return j
-    if not events:
-        j.fatal = "no events could be read"
-        return j
-    first = events[0]
-    rs, start = _start(first, name, findings)
-    if rs is None:
-        j.fatal = findings[-1].message if findings else "the log does not start a game"
-        return j
-    if data is None:
-        data = rs.default_data()
-    j.ruleset, j.ruleset_version, j.data_digest = rs.name, rs.version, rs.data_digest(data)
-    j.players = [p.id for p in start.players]
-    start_problems = rs.check_start(start, data)
-    for v in start_problems:
-        findings.append(Finding(name, first.line, first.seq, v.rule, v.message, v.section,
-                                "illegal" if v.blocking else "claim", None))
-    if any(v.blocking for v in start_problems):
-        j.fatal = "the game's start cannot be judged: " + "; ".join(v.message for v in start_problems if v.blocking)
-        return j
-    state = rs.initial_state(start, data)
-    j.dice_mode = getattr(getattr(start, "dice", None), "mode", None)
-    if rs.reveal_seed is not None and rs.seed_event is not None:
-        revealed = [e.payload.get("seed") for e in events if e.type == rs.seed_event
-                    and isinstance(e.payload, dict) and isinstance(e.payload.get("seed"), str)]
-        if revealed:
-            seeded = rs.reveal_seed(state, revealed[-1])
-            j.seed_checked = seeded is not state
-            state = seeded
-    if views:
-        j.start_view = rs.snapshot(state)
     total = len(events)
-    record = keep_steps or digests or views
     for i, raw in enumerate(events[1:], start=1):
         if on_event is not None and i % 256 == 0:
             on_event(i, total)
-        rec, after, payload, found = _judge_one(rs, state, raw, name, digests, views, record)
-        if observer is not None and after is not state:
-            observer.observe(state, after, raw.seq, raw.type, payload)
-        state = after
-        if record:
+        if judge_.feed(raw) and strict:
+            break
+    else:
+        judge_.conclude()
+    j = judge_.finish()
+    if on_event is not None:
+        on_event(total, total)
+    return j
+
+
+class Judge:
+    """A judge fed one event at a time: `start(read)` judges its first event, `feed(raw)` each
+    later one, `conclude()` then `finish()` give the Judgement; `carry()`/`resume()` keep it
+    between feeds.
+
+    `judge(read)` is `start`, `feed` for every later event, `conclude`, `finish`. Between two
+    feeds a judge can be saved (`carry()`: bytes) and resumed with more events (`Judge.resume`),
+    which is how the store judges only appended events. What it carries: the state, the observer,
+    the findings so far and what the log declared (winner, seed); not the steps.
+    """
+
+    def __init__(self, *, data: Any = None, digests: bool = False, views: bool = False,
+                 strict: bool = False, keep_steps: bool = True, observer: Any = None):
+        self.data, self.digests, self.views, self.strict = data, digests, views, strict
+        self.record = keep_steps or digests or views
+        self.observer = observer
+        self.rs: Ruleset | None = None
+        self.state: Any = None
+        self.j: Judgement | None = None
+        self.last_seq: int | None = None
+        self.concluded = False
+
+    @property
+    def started(self) -> bool:
+        """True once the first event started a game that can be judged (feed may be called)."""
+        return self.rs is not None
+
+    def start(self, read: LogRead) -> Judgement:
+        """Judge the log's reader problems and its first event; the Judgement so far (with
+        `fatal` set, and `started` false, when the game cannot be judged)."""
+        name = read.name
+        findings: list[Finding] = [
+            Finding(name, p.line, p.seq, p.rule, p.message, LOG_SECTION, "log") for p in read.problems
+        ]
+        events = read.events
+        j = self.j = Judgement(
+            file=name, game_id=events[0].game if events else None, ruleset=None,
+            ruleset_version=None, data_digest=None, players=[], steps=[], findings=findings,
+            result=None, declared_winner=None, has_declared_winner=False, sealed=read.sealed,
+            chain_ok=read.chain_ok, head=read.head, fatal=None, events=len(events))
+        if self.strict and findings:
+            j.findings = findings[:1]
+            return j
+        if not events:
+            j.fatal = "no events could be read"
+            return j
+        first = events[0]
+        rs, start = _start(first, name, findings)
+        if rs is None:
+            j.fatal = findings[-1].message if findings else "the log does not start a game"
+            return j
+        data = self.data = rs.default_data() if self.data is None else self.data
+        j.ruleset, j.ruleset_version, j.data_digest = rs.name, rs.version, rs.data_digest(data)
+        j.players = [p.id for p in start.players]
+        start_problems = rs.check_start(start, data)
+        for v in start_problems:
+            findings.append(Finding(name, first.line, first.seq, v.rule, v.message, v.section,
+                                    "illegal" if v.blocking else "claim", None))
+        if any(v.blocking for v in start_problems):
+            j.fatal = "the game's start cannot be judged: " + "; ".join(
+                v.message for v in start_problems if v.blocking)
+            return j
+        state = rs.initial_state(start, data)
+        j.dice_mode = getattr(getattr(start, "dice", None), "mode", None)
+        if rs.reveal_seed is not None and rs.seed_event is not None:
+            revealed = [e.payload.get("seed") for e in events if e.type == rs.seed_event
+                        and isinstance(e.payload, dict) and isinstance(e.payload.get("seed"), str)]
+            if revealed:
+                seeded = rs.reveal_seed(state, revealed[-1])
+                j.seed_checked = seeded is not state
+                state = seeded
+        if self.views:
+            j.start_view = rs.snapshot(state)
+        self.rs, self.state, self.last_seq = rs, state, first.seq
+        return j
+
+    def feed(self, raw: RawEvent) -> list[Finding]:
+        """Judge the next event against the state so far and fold it in; its findings."""
+        rs, state, j = self.rs, self.state, self.j
+        rec, after, payload, found = _judge_one(rs, state, raw, j.file, self.digests, self.views,
+                                                self.record)
+        if self.observer is not None and after is not state:
+            self.observer.observe(state, after, raw.seq, raw.type, payload)
+        self.state, self.last_seq = after, raw.seq
+        if self.record:
             j.steps.append(rec)
         if found:
-            findings.extend(found)
-            if strict:
-                break
+            j.findings.extend(found)
+            if self.strict:
+                return found
         if raw.type == rs.result_event:
             j.has_declared_winner = True
             j.declared_winners = rs.declared_winners(raw.payload)
             j.declared_winner = " and ".join(j.declared_winners) or None
-    else:
-        final = rs.conclude(state)
-        if observer is not None and final is not state:
-            observer.observe(state, final, events[-1].seq, "", None)
-        state = final
-    if observer is not None:
-        observer.finish(state)
-    if on_event is not None:
-        on_event(total, total)
-    j.final_state = state
-    j.result = rs.result(state)
-    if strict and findings:
-        j.findings = findings[:1]
-    return j
+        return found
+
+    def conclude(self) -> None:
+        """The log has no more events: let the rules conclude the game (e.g. a game over on
+        time), shown to the observer as an event without a type at the last seq."""
+        final = self.rs.conclude(self.state)
+        if self.observer is not None and final is not self.state:
+            self.observer.observe(self.state, final, self.last_seq, "", None)
+        self.state = final
+        self.concluded = True
+
+    def finish(self) -> Judgement:
+        """The Judgement: the observer finished, the final state and the rules' result."""
+        j = self.j
+        if self.observer is not None:
+            self.observer.finish(self.state)
+        j.final_state = self.state
+        j.result = self.rs.result(self.state)
+        if self.strict and j.findings:
+            j.findings = j.findings[:1]
+        return j
+
+    # -- keeping a judge between feeds
+
+    def carry(self) -> bytes:
+        """This judge, before `conclude`, as bytes (`Judge.resume` continues it): the state, the
+        observer, the findings so far; the ruleset's shipped data is named, not copied."""
+        if not self.started or self.concluded:
+            raise ValueError("only a started judge that has not concluded can be carried")
+        j = self.j
+        kept = replace_judgement(j, steps=[], final_state=None, start_view=None)
+        buffer = io.BytesIO()
+        buffer.write(self.rs.name.encode() + b"\n")       # the ruleset, read before the rest
+        _CarryPickler(buffer, self.data).dump(
+            (self.digests, self.views, self.strict, self.record, self.observer, self.state,
+             self.last_seq, kept))
+        return buffer.getvalue()
+
+    @classmethod
+    def resume(cls, carry: bytes) -> "Judge":
+        """A judge continued from `carry()` (judged with the ruleset's shipped data), ready to
+        `feed` the events after the last one it judged."""
+        name, _, body = carry.partition(b"\n")
+        rs = get_ruleset(name.decode())
+        unpickler = _CarryUnpickler(io.BytesIO(body), rs.default_data())
+        digests, views, strict, record, observer, state, last_seq, j = unpickler.load()
+        judge_ = cls(data=unpickler.data, digests=digests, views=views, strict=strict,
+                     observer=observer)
+        judge_.record, judge_.rs = record, rs
+        judge_.state, judge_.last_seq, judge_.j = state, last_seq, j
+        return judge_
+
+
+def replace_judgement(j: Judgement, **changes: Any) -> Judgement:
+    """A shallow copy of `j` with `changes` (its findings list copied)."""
+    out = copy.copy(j)
+    out.findings = list(j.findings)
+    for key, value in changes.items():
+        setattr(out, key, value)
+    return out
+
+
+_DATA_ID = "ruleset-default-data"
+
+
+class _CarryPickler(pickle.Pickler):
+    """Pickles a judge with its ruleset's data object named, not copied."""
+
+    def __init__(self, file: io.BytesIO, data: Any):
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self.data = data
+
+    def persistent_id(self, obj: Any) -> Any:
+        return _DATA_ID if obj is self.data else None
+
+    def reducer_override(self, obj: Any) -> Any:
+        if type(obj) is DiceTape:      # its content is a function of the seed alone
+            return DiceTape, (obj.seed,)
+        if type(obj) is MappingProxyType:   # a read-only view: pickled as the mapping it shows
+            return _mapping_proxy, (dict(obj),)
+        return NotImplemented
+
+
+def _mapping_proxy(mapping: dict) -> MappingProxyType:
+    """A read-only view of `mapping` (how a carried one is restored)."""
+    return MappingProxyType(mapping)
+
+
+class _CarryUnpickler(pickle.Unpickler):
+    """Restores a carried judge, giving it its ruleset's shipped data back."""
+
+    def __init__(self, file: io.BytesIO, data: Any):
+        super().__init__(file)
+        self.data = data
+
+    def persistent_load(self, pid: Any) -> Any:
+        if pid != _DATA_ID:
+            raise pickle.UnpicklingError(f"unknown persistent id {pid!r}")
+        return self.data
 
 
 def _start(first: RawEvent, name: str, findings: list[Finding]):

@@ -10,7 +10,7 @@ import duckdb
 import polars as pl
 import pytest
 
-import ledger.store as store_module
+import ledger.store.duckdb as store_module
 from replay.logfile import event_hash, format_line, read_log, read_log_text, seal
 from ledger.store import (
     ConcurrencyConflict, DuckDBStore, StoreError, open_store,

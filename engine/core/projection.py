@@ -52,7 +52,11 @@ class Rows:
 
 class Fold(Protocol):
     """Reads rows off the judge's own fold: called with the states before and after every event
-    that changed the state, then once with the final state."""
+    that changed the state, then once with the final state. `t` is the `Rows.tables` it appends
+    to (the store takes each append's new rows from it); a fold pickles, so a store can keep it
+    between appends."""
+
+    t: dict[str, list[tuple]]
 
     def observe(self, before: Any, after: Any, seq: int, type_: str, payload: Any) -> None: ...
 

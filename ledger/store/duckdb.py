@@ -1,0 +1,828 @@
+"""The DuckDB adapter: one database file (or ":memory:"), opened with lock retries, written in
+transactions by one writer at a time (see the package doc for the concurrency rules)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
+from itertools import islice
+from pathlib import Path
+from typing import Any, Callable, Iterable, Iterator, Sequence
+
+import duckdb
+import polars as pl
+from sqlalchemy import func
+from sqlmodel import Session, SQLModel, create_engine, select
+
+from ledger.store.analytics_tables import ANALYTICS_MODELS, ANALYTICS_TABLES
+from ledger.store.campaigns import CAMPAIGN_MODELS, CampaignLinks, _report_links
+from ledger.store.errors import (ConcurrencyConflict, GameNotFound, InvalidAppend, StoreBusy,
+                                 StoreError, _WriteRefused)
+from ledger.store.interface import (DEFAULT_BATCH_EVENTS, EventStore, Head, IngestOutcome,
+                                    IntegrityReport, RecheckChange, Reject, log_text)
+from ledger.store.mapper import (_ArrowStream, _Batch, _Carry, _default_extract, _default_judge,
+                                 _judge_rows, _now, _stored_form, event_frame, judge_continued,
+                                 judge_resumable, read_fingerprint)
+from ledger.store.models import (GENERIC_MODELS, FindingRow, GameRow, RejectRow, SnapshotRow)
+from ledger.store.refusals import (_dropped_lines, _line_text, _refusal, _Refusal, _sealed_onto)
+from replay.logfile import LogRead, format_line, read_log_text
+
+DEFAULT_DB = "ledger.duckdb"
+DB_ENV = "LEDGER_DB"
+
+MODELS = (*GENERIC_MODELS, *ANALYTICS_MODELS)
+# each analytics table's primary key: how a row written at a game's end is found to replace it
+_ANALYTICS_KEYS = {m.__tablename__: [c.name for c in m.__table__.primary_key.columns]
+                   for m in ANALYTICS_MODELS}
+
+
+def _carry_row(judged: Any, carry: _Carry) -> tuple:
+    """The game_states row (without its timestamp) that keeps `carry` at the judged game's head."""
+    game = judged.game
+    return (game["game_id"], game["head_seq"], game["ruleset_version"], game["data_digest"],
+            carry.dumps())
+
+_GAME_SCHEMA = {
+    "game_id": pl.String, "ruleset": pl.String, "ruleset_version": pl.String,
+    "data_digest": pl.String, "players": pl.String, "played_on": pl.Date,
+    "event_count": pl.Int64, "head_seq": pl.Int64, "head_hash": pl.String, "winners": pl.String,
+    "result": pl.String, "declared_winner": pl.String, "rounds": pl.Int64,
+    "finding_count": pl.Int64, "fatal": pl.String, "source": pl.String,
+    "ingested_at": pl.Datetime("us"), "updated_at": pl.Datetime("us"),
+    "judged_at": pl.Datetime("us"), "tournament_id": pl.String,
+}
+_GAME_UPDATE_COLUMNS = [c for c in _GAME_SCHEMA
+                        if c not in ("game_id", "ingested_at", "played_on", "tournament_id")]
+_PLAYER_SCHEMA = {"game_id": pl.String, "seat": pl.Int32, "player_id": pl.String, "name": pl.String}
+_FINDING_SCHEMA = {"game_id": pl.String, "idx": pl.Int32, "line": pl.Int32, "seq": pl.Int32,
+                   "event": pl.String, "rule": pl.String, "kind": pl.String,
+                   "applied": pl.Boolean, "message": pl.String, "section": pl.String}
+_SNAPSHOT_SCHEMA = {"game_id": pl.String, "seq": pl.Int32, "ruleset_version": pl.String,
+                    "digest": pl.String, "state": pl.String}
+_REJECT_SCHEMA = {"file": pl.String, "line": pl.Int32, "seq": pl.Int32, "game_id": pl.String,
+                  "rule": pl.String, "message": pl.String, "raw": pl.String,
+                  "rejected_at": pl.Datetime("us")}
+
+
+_LOOKUP_CHUNK = 64  # logs whose stored heads are looked up together
+
+
+@dataclass(frozen=True, slots=True)
+class _StoredGame:
+    """What planning needs to know of a stored game."""
+
+    event_count: int
+    head_hash: str
+    finding_count: int
+    winners: str | None  # JSON
+    campaign_findings: int = 0
+
+    def winner_list(self) -> list[str] | None:
+        return json.loads(self.winners) if self.winners else None
+
+
+def _chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
+    iterator = iter(items)
+    while chunk := list(islice(iterator, size)):
+        yield chunk
+
+
+_LOCK_HOLDER = re.compile(r"Conflicting lock is held in (.*?)(?:\. |\.$|$)")
+
+
+def _connect(path: str, read_only: bool, wait: float) -> duckdb.DuckDBPyConnection:
+    """duckdb.connect, retried while another process holds the file, up to `wait` seconds."""
+    started = time.monotonic()
+    delay = 0.02
+    while True:
+        try:
+            return duckdb.connect(path, read_only=read_only)
+        except duckdb.IOException as exc:
+            message = str(exc)
+            if "lock" not in message.lower():
+                raise StoreError(f"cannot open the store {path}: {message}") from exc
+            waited = time.monotonic() - started
+            if waited >= wait:
+                found = _LOCK_HOLDER.search(message)
+                raise StoreBusy(path, found.group(1) if found else None, waited) from exc
+            time.sleep(min(delay, max(0.0, wait - waited)))
+            delay = min(delay * 2, 0.5)
+
+
+def open_store(db_path: str | Path | None = None, *, read_only: bool = False,
+               wait: float = 0.0) -> "DuckDBStore":
+    """Open (and create, unless read_only) the DuckDB store at `db_path` (default: $LEDGER_DB,
+    else ledger.duckdb).
+
+    Waits up to `wait` seconds while another process holds the file, then raises StoreBusy.
+    A read-only open of a missing file raises StoreError.
+    """
+    path = str(db_path or os.environ.get(DB_ENV) or DEFAULT_DB)
+    if read_only and path != ":memory:" and not Path(path).exists():
+        raise StoreError(f"no store at {path} (ledger ingest creates one)")
+    con = _connect(path, read_only, wait)
+    try:
+        return DuckDBStore(con, path, read_only=read_only)
+    except BaseException:
+        con.close()
+        raise
+
+
+class DuckDBStore(CampaignLinks, EventStore):
+    """The store in one DuckDB file (or ":memory:"). Thread-safe: one writer at a time."""
+
+    backend = "duckdb"
+
+    def __init__(self, con: duckdb.DuckDBPyConnection, path: str, *, read_only: bool = False,
+                 judge_fn: Callable[[LogRead], Any] | None = None,
+                 extract_fn: Callable[[LogRead], Any] | None = None):
+        import duckdb_engine
+        from sqlalchemy.pool import StaticPool
+
+        self._con = con
+        self.path = self.name = path
+        self.read_only = read_only
+        self._lock = threading.RLock()
+        self._judge = judge_fn or _default_judge
+        self._extract = extract_fn or _default_extract
+        self._engine = create_engine("duckdb://", poolclass=StaticPool,
+                                     creator=lambda: duckdb_engine.ConnectionWrapper(con))
+        if not read_only:
+            with self._lock:
+                tables = [m.__table__ for m in (*MODELS, *CAMPAIGN_MODELS)]
+                present = self._one("SELECT count(*) FROM duckdb_tables() WHERE schema_name = "
+                                    "current_schema() AND table_name IN ("
+                                    + ", ".join("?" * len(tables)) + ")",
+                                    [t.name for t in tables])[0]
+                if present != len(tables):
+                    SQLModel.metadata.create_all(self._engine, tables=tables)
+        # Stores made before payload, prev and hash became virtual columns store them: fill them.
+        stored = {r[0] for r in con.execute(
+            "SELECT column_name FROM information_schema.columns WHERE table_schema = "
+            "current_schema() AND table_name = 'events' AND is_generated = 'NEVER'").fetchall()}
+        excluded = [c for c in ("prev", "hash") if c not in stored]
+        self._event_columns = ((f"* EXCLUDE ({', '.join(excluded)})" if excluded else "*")
+                               + (", json_extract(raw, '$.payload') AS payload"
+                                  if "payload" in stored else ""))
+
+    # -- plumbing
+
+    def close(self) -> None:
+        with self._lock:
+            self._engine.dispose()
+            self._con.close()
+
+    @contextmanager
+    def _transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """One transaction on the store's connection; rolled back on any error."""
+        with self._lock:
+            con = self._con
+            con.execute("BEGIN TRANSACTION")
+            try:
+                yield con
+                con.execute("COMMIT")
+            except BaseException as exc:
+                try:
+                    con.execute("ROLLBACK")
+                except duckdb.Error:
+                    pass  # a failed COMMIT has rolled back already
+                if isinstance(exc, (duckdb.ConstraintException, duckdb.TransactionException)):
+                    raise _WriteRefused(exc) from exc
+                raise
+
+    def _insert(self, table: str, frame: pl.DataFrame, select_list: str = "*") -> None:
+        if frame.height == 0:
+            return
+        view = f"_ledger_{table}"
+        self._con.register(view, _ArrowStream(frame))
+        try:
+            self._con.execute(
+                f'INSERT INTO {table} BY NAME SELECT {select_list} FROM "{view}"').fetchall()
+        finally:
+            self._con.unregister(view)
+
+    def _one(self, sql: str, params: Sequence[Any] | None = None) -> tuple | None:
+        """The first row of a query (DuckDB wants every result read to its end)."""
+        rows = self._con.execute(sql, params).fetchall()
+        return rows[0] if rows else None
+
+    def _stored_head(self, game_id: str) -> tuple[int, str] | None:
+        row = self._one("SELECT event_count, head_hash FROM games WHERE game_id = ?", [game_id])
+        return (row[0], row[1]) if row else None
+
+    def _hashes(self, game_id: str) -> list[str]:
+        return [r[0] for r in self._con.execute(
+            "SELECT hash FROM events WHERE game_id = ? ORDER BY seq", [game_id]).fetchall()]
+
+    # -- writing
+
+    def ingest_reads(self, reads, *, lines_of=None, batch_events=DEFAULT_BATCH_EVENTS,
+                     on_outcome=None, on_read=None, timings=None, tournament=None, prejudged=None):
+        self._writable()
+        if self._judge is not _default_judge or self._extract is not _default_extract:
+            prejudged = None                   # judged ahead with the default judge: not ours
+        outcomes: list[IngestOutcome] = []
+        clock: dict[str, float] = timings if timings is not None else {}
+        with self._lock:
+            batch: _Batch | None = None
+            try:
+                for chunk in _chunks(reads, _LOOKUP_CHUNK):
+                    if batch is None:
+                        self._con.execute("BEGIN TRANSACTION")
+                        batch = _Batch(tournament=tournament)
+                    heads = self._heads(r.events[0].game for r in chunk if r.events)
+                    for read in chunk:
+                        game_id = read.events[0].game if read.events else None
+                        if batch is None or game_id in batch.game_ids:
+                            if batch is not None:  # write the first log, then plan on top of it
+                                self._commit(batch, outcomes, on_outcome, clock)
+                            self._con.execute("BEGIN TRANSACTION")
+                            batch = _Batch(tournament=tournament)
+                        lines = lines_of(read) if lines_of is not None and \
+                            (read.problems or not read.events) else None
+                        self._plan(read, lines, batch, heads, clock, prejudged)
+                        if on_read is not None:
+                            on_read(read)
+                        if len(batch.events) >= batch_events:
+                            self._commit(batch, outcomes, on_outcome, clock)
+                            batch = None
+                if batch is not None:
+                    self._commit(batch, outcomes, on_outcome, clock)
+                    batch = None
+            except BaseException:
+                if batch is not None:
+                    try:
+                        self._con.execute("ROLLBACK")
+                    except duckdb.Error:
+                        pass
+                raise
+        return outcomes
+
+    def checkpoint(self) -> None:
+        """Write the write-ahead log into the database file now (DuckDB does it by itself when
+        the log grows past its threshold, and on close)."""
+        with self._lock:
+            self._writable()
+            self._con.execute("CHECKPOINT").fetchall()
+
+    def known_heads(self) -> dict[str, tuple[int, str | None]]:
+        """Every stored game's fingerprint (events, head hash), in one query."""
+        with self._lock:
+            return {g: (n, h) for g, n, h in self._con.execute(
+                "SELECT game_id, event_count, head_hash FROM games").fetchall()}
+
+    def _heads(self, game_ids: Iterable[str]) -> dict[str, _StoredGame]:
+        """The stored heads of these games, in one query (DuckDB's per-query cost is ~0.5 ms)."""
+        ids = sorted(set(game_ids))
+        if not ids:
+            return {}
+        return {row[0]: _StoredGame(*row[1:]) for row in self._con.execute(
+            "SELECT g.game_id, g.event_count, g.head_hash, g.finding_count, g.winners, "
+            "coalesce(c.finding_count, 0) FROM games g LEFT JOIN campaign_games c USING (game_id) "
+            "WHERE g.game_id IN (SELECT unnest(?::VARCHAR[]))", [ids]).fetchall()}
+
+    def _plan(self, read: LogRead, lines: Sequence[str] | None, batch: _Batch,
+              heads: dict[str, _StoredGame], clock: dict[str, float],
+              prejudged: Callable[[LogRead], Any] | None = None) -> None:
+        """Decide what `read` does to the store (inside the open transaction); add its rows.
+
+        `heads` holds the stored heads of the games planned on and is kept up to date; the
+        writes check them again (compare-and-set), so a stale head is a conflict, not a loss.
+        """
+        started = time.perf_counter()
+        name = read.name
+        game_id = read.events[0].game if read.events else None
+        refusal = _refusal(read)
+        stored = heads.get(game_id) if refusal is None else None
+        start = 0
+        if stored is not None:
+            n, count = len(read.events), stored.event_count
+            ours = read.events[min(n, count) - 1].hash
+            theirs = stored.head_hash if n >= count else self._hashes(game_id)[n - 1]
+            if ours != theirs:  # an intact chain: equal hashes at a seq mean equal histories
+                refusal = self._contradiction(read, game_id)
+            else:
+                start = count
+        rejects = [Reject(name, p.line, p.seq, game_id, p.rule, p.message,
+                          _line_text(lines, p.line)) for p in _dropped_lines(read)]
+        if refusal is not None:
+            rejects = [Reject(name, refusal.line, refusal.seq, game_id, refusal.rule,
+                              refusal.message, _line_text(lines, refusal.line))] + [
+                Reject(name, p.line, p.seq, game_id, p.rule, p.message, _line_text(lines, p.line))
+                for p in read.problems if p.line is not None]
+            outcome = IngestOutcome(name, game_id, "rejected", reason=refusal.message,
+                                    rejects=rejects)
+        elif stored is not None and start >= len(read.events):
+            outcome = IngestOutcome(name, game_id, "present", 0, stored.event_count,
+                                    stored.finding_count + stored.campaign_findings,
+                                    stored.winner_list(), rejects=rejects)
+        else:
+            clock["write"] = clock.get("write", 0.0) + time.perf_counter() - started
+            started = time.perf_counter()
+            ahead = prejudged(read) if prejudged is not None else None
+            if ahead is not None and ahead[0] == read_fingerprint(read):
+                judged = ahead[1]
+            else:
+                judged = _judge_rows(_stored_form(read), self._judge, self._extract)
+            clock["judge"] = clock.get("judge", 0.0) + time.perf_counter() - started
+            started = time.perf_counter()
+            batch.add_judged(judged, _now(), start if stored is not None else None,
+                             read.events[start:])
+            game = judged.game
+            heads[game_id] = _StoredGame(game["event_count"], game["head_hash"],
+                                         game["finding_count"], game["winners"])
+            outcome = IngestOutcome(name, game_id, "new" if stored is None else "extended",
+                                    len(read.events) - start, len(read.events),
+                                    game["finding_count"], heads[game_id].winner_list(),
+                                    rejects=rejects)
+        batch.rejects.extend(rejects)
+        batch.outcomes.append(outcome)
+        clock["write"] = clock.get("write", 0.0) + time.perf_counter() - started
+
+    def _contradiction(self, read: LogRead, game_id: str) -> _Refusal:
+        stored = self._hashes(game_id)
+        for e, theirs in zip(read.events, stored):
+            if e.hash != theirs:
+                return _Refusal(
+                    "STORE-CONTRADICTS",
+                    f"game {game_id!r} contradicts the stored game from seq {e.seq} "
+                    f"(line {e.line}) on: the store holds a different event there (hash "
+                    f"{theirs[:12]}…, this log {e.hash[:12]}…); the stored game is unchanged",
+                    e.line, e.seq)
+        raise AssertionError("a contradiction without a differing seq")  # pragma: no cover
+
+    def _commit(self, batch: _Batch, outcomes: list[IngestOutcome],
+                on_outcome: Callable[[IngestOutcome], None] | None,
+                clock: dict[str, float]) -> None:
+        """Write the batch's rows and commit its transaction (opened by the caller)."""
+        started = time.perf_counter()
+        try:
+            self._write_rows(batch)
+            self._con.execute("COMMIT")
+        except (duckdb.ConstraintException, duckdb.TransactionException) as exc:
+            raise _WriteRefused(exc) from exc
+        clock["write"] = clock.get("write", 0.0) + time.perf_counter() - started
+        _report_links(batch)
+        outcomes.extend(batch.outcomes)
+        if on_outcome is not None:
+            for outcome in batch.outcomes:
+                on_outcome(outcome)
+
+    def _write_rows(self, batch: _Batch) -> None:
+        """Insert and update every row the batch planned, in the open transaction.
+
+        The games row goes first (the events refer to it); an existing game is updated only if
+        its head is still the one planned on (compare-and-set), else ConcurrencyConflict.
+        """
+        con = self._con
+        if batch.tournament is not None and batch.games_new:
+            con.execute("INSERT INTO tournaments (tournament_id, name) VALUES (?, ?) ON CONFLICT DO NOTHING",
+                        [batch.tournament, batch.tournament]).fetchall()
+        self._insert("games", pl.DataFrame(batch.games_new, schema=_GAME_SCHEMA),
+                     "* REPLACE (players::JSON AS players, winners::JSON AS winners, "
+                     "result::JSON AS result)")
+        if batch.games_updated:
+            frame = pl.DataFrame(batch.games_updated,
+                                 schema=_GAME_SCHEMA | {"expected_head_seq": pl.Int64})
+            con.register("_ledger_updates", _ArrowStream(frame))
+            try:
+                sets = ", ".join(f"{c} = u.{c}" + ("::JSON" if c in ("players", "winners", "result")
+                                                   else "") for c in _GAME_UPDATE_COLUMNS)
+                changed = self._one(
+                    f"UPDATE games SET {sets} FROM _ledger_updates AS u "
+                    f"WHERE games.game_id = u.game_id AND games.head_seq = u.expected_head_seq"
+                )[0]
+            finally:
+                con.unregister("_ledger_updates")
+            if changed != frame.height:  # compare-and-set failed: say for which game
+                for row in batch.games_updated:
+                    actual = self._one("SELECT event_count FROM games WHERE game_id = ?",
+                                       [row["game_id"]])
+                    if actual is None or actual[0] != row["expected_head_seq"] + 1:
+                        raise ConcurrencyConflict(row["game_id"], row["expected_head_seq"] + 1,
+                                                  actual[0] if actual else 0)
+                raise StoreError("a game's head moved while it was being written")
+        self._insert("players", pl.DataFrame(batch.players, schema=_PLAYER_SCHEMA, orient="row"))
+        if batch.judged:
+            ids = pl.DataFrame({"game_id": batch.judged}, schema={"game_id": pl.String})
+            con.register("_ledger_judged", _ArrowStream(ids))
+            try:
+                con.execute("DELETE FROM findings WHERE game_id IN "
+                            "(SELECT game_id FROM _ledger_judged)").fetchall()
+            finally:
+                con.unregister("_ledger_judged")
+        self._insert("findings", pl.DataFrame(batch.findings, schema=_FINDING_SCHEMA,
+                                              orient="row"))
+        if batch.snapshots_new:
+            self._write_snapshots(batch.snapshots, new=True)
+        else:
+            self._write_snapshots(batch.snapshots)
+        self._insert("events", event_frame(batch.events), self._event_columns)
+        self._write_rejects(batch.rejects)
+        self._write_analytics(batch)
+        self._write_campaigns(batch)
+        for row in batch.carries:
+            con.execute("INSERT OR REPLACE INTO game_states (game_id, seq, ruleset_version, "
+                        "data_digest, carry, saved_at) VALUES (?, ?, ?, ?, ?, ?)",
+                        [*row, _now()]).fetchall()
+
+    def _write_analytics(self, batch: _Batch) -> None:
+        """Replace the analytics rows of every game judged in the batch (a new game has none)."""
+        from analytics.extract import rows_frame
+
+        if batch.rejudged:
+            ids = pl.DataFrame({"game_id": batch.rejudged}, schema={"game_id": pl.String})
+            self._con.register("_ledger_rejudged", _ArrowStream(ids))
+            try:
+                for table in ANALYTICS_TABLES:
+                    self._con.execute(f"DELETE FROM {table} WHERE game_id IN "
+                                      f"(SELECT game_id FROM _ledger_rejudged)").fetchall()
+            finally:
+                self._con.unregister("_ledger_rejudged")
+        for table, rows in batch.retract.items():
+            keys = _ANALYTICS_KEYS[table]
+            self._con.register("_ledger_retract", _ArrowStream(rows_frame(table, rows)))
+            try:
+                self._con.execute(f"DELETE FROM {table} WHERE EXISTS (SELECT 1 FROM "
+                                  f"_ledger_retract AS r WHERE "
+                                  + " AND ".join(f"{table}.{k} = r.{k}" for k in keys)
+                                  + ")").fetchall()
+            finally:
+                self._con.unregister("_ledger_retract")
+        for table, rows in batch.analytics.items():
+            self._insert(table, rows_frame(table, rows))
+
+    def _write_snapshots(self, snapshots: list[tuple], new: bool = False) -> None:
+        """Write snapshots, replacing those at the same seqs (`new`: there are none)."""
+        if not snapshots:
+            return
+        frame = pl.DataFrame(snapshots, schema=_SNAPSHOT_SCHEMA, orient="row")
+        if new:
+            self._insert("snapshots", frame, "* REPLACE (state::JSON AS state)")
+            return
+        self._con.register("_ledger_snapshots", _ArrowStream(frame))
+        try:
+            self._con.execute("DELETE FROM snapshots WHERE (game_id, seq) IN "
+                              "(SELECT (game_id, seq) FROM _ledger_snapshots)").fetchall()
+            self._con.execute("INSERT INTO snapshots BY NAME SELECT * REPLACE "
+                              "(state::JSON AS state) FROM _ledger_snapshots").fetchall()
+        finally:
+            self._con.unregister("_ledger_snapshots")
+
+    def _write_rejects(self, rejects: Sequence[Reject]) -> None:
+        """Insert rejects, except exact repeats of kept ones (re-ingest adds nothing)."""
+        if not rejects:
+            return
+        stamp = _now()
+        frame = pl.DataFrame([(r.file, r.line, r.seq, r.game_id, r.rule, r.message, r.raw, stamp)
+                              for r in rejects], schema=_REJECT_SCHEMA, orient="row")
+        self._con.register("_ledger_rejects", _ArrowStream(frame))
+        try:
+            self._con.execute(
+                "INSERT INTO rejects BY NAME SELECT DISTINCT n.* FROM _ledger_rejects AS n "
+                "WHERE NOT EXISTS (SELECT 1 FROM rejects AS r WHERE r.file = n.file AND "
+                "r.line IS NOT DISTINCT FROM n.line AND r.rule = n.rule AND "
+                "r.message = n.message)").fetchall()
+        finally:
+            self._con.unregister("_ledger_rejects")
+
+    def record_rejects(self, rejects: Sequence[Reject]) -> None:
+        self._writable()
+        with self._transaction():
+            self._write_rejects(rejects)
+
+    def append(self, game_id: str, expected_seq: int, envelopes: Sequence[dict]) -> Head:
+        self._writable()
+        if not envelopes:
+            raise InvalidAppend(f"game {game_id!r}: nothing to append")
+        try:
+            return self._append(game_id, expected_seq, envelopes)
+        except _WriteRefused as exc:  # another writer stored these seqs first
+            head = self.head(game_id)
+            raise ConcurrencyConflict(game_id, expected_seq,
+                                      head.next_seq if head else 0) from exc
+
+    def _append(self, game_id: str, expected_seq: int, envelopes: Sequence[dict]) -> Head:
+        with self._transaction():
+            stored = self._stored_head(game_id)
+            count, head_hash = stored if stored is not None else (0, None)
+            if expected_seq != count:
+                if 0 <= expected_seq < count and self._is_resent(game_id, expected_seq, envelopes):
+                    return Head(game_id, count - 1, head_hash)
+                raise ConcurrencyConflict(game_id, expected_seq, count)
+            new = _sealed_onto(game_id, expected_seq, head_hash, envelopes)
+            name = f"{game_id} (append at seq {expected_seq})"
+            if count and self._judges_by_default() and \
+                    self._append_continued(game_id, count, new, name):
+                return Head(game_id, new[-1]["seq"], new[-1]["hash"])
+            lines = self.events(game_id) if count else []
+            read = read_log_text(log_text(lines + [format_line(e) for e in new]), name)
+            refusal = _refusal(read)
+            dropped = _dropped_lines(read)
+            if refusal is not None or dropped or len(read.events) != count + len(new):
+                why = [refusal.message] if refusal else []
+                why += [p.message for p in dropped]
+                raise InvalidAppend(f"game {game_id!r}: the envelopes cannot be appended: "
+                                    + ("; ".join(why) or "they are not all log events"))
+            batch = _Batch()
+            if self._judges_by_default():
+                judged, carry = judge_resumable(_stored_form(read))
+                if carry is not None:
+                    batch.carries.append(_carry_row(judged, carry))
+            else:
+                judged = _judge_rows(_stored_form(read), self._judge, self._extract)
+            judged.game["source"] = f"append at seq {expected_seq}"
+            batch.add_judged(judged, _now(), count if stored is not None else None,
+                             read.events[count:])
+            self._write_rows(batch)
+            last = read.events[-1]
+            return Head(game_id, last.seq, last.hash)
+
+    def _judges_by_default(self) -> bool:
+        return self._judge is _default_judge and self._extract is _default_extract
+
+    def _append_continued(self, game_id: str, count: int, new: list[dict], name: str) -> bool:
+        """Append `new` (sealed onto the head) judging only them, from the carry kept at the
+        head, in the open transaction; False (nothing written) when there is no usable carry or
+        the new lines need the whole log read (then the caller judges the whole game)."""
+        kept = self._one(
+            "SELECT s.seq, s.carry FROM game_states s JOIN games g USING (game_id) WHERE "
+            "game_id = ? AND s.ruleset_version IS NOT DISTINCT FROM g.ruleset_version AND "
+            "s.data_digest IS NOT DISTINCT FROM g.data_digest", [game_id])
+        if kept is None or kept[0] != count - 1:
+            return False
+        first, head = (r[0] for r in self._con.execute(
+            "SELECT raw FROM events WHERE game_id = ? AND seq IN (0, ?) ORDER BY seq",
+            [game_id, count - 1]).fetchall()) if count > 1 else (self.events(game_id) * 2)
+        # the new lines read after the head, as the reader reads them in the whole log
+        read = read_log_text(log_text([head, *(format_line(e) for e in new)]), name)
+        if len(read.events) != 1 + len(new) or any(p.line != 1 for p in read.problems):
+            return False
+        events = [replace(e, line=e.seq + 1) for e in read.events[1:]]
+        start = read_log_text(log_text([first]), name).events[0]
+        done = judge_continued(kept[1], start, events, count + len(new), name)
+        if done is None:
+            return False
+        judged, carry, retract = done
+        judged.game["source"] = f"append at seq {count}"
+        stamp = _now()
+        batch = _Batch(events=events, findings=judged.findings, retract=retract,
+                       analytics={t: rows for t, rows in judged.analytics.items() if rows},
+                       relink=[game_id] if judged.campaign is not None else [],
+                       carries=[_carry_row(judged, carry)], snapshots_new=True)
+        batch.games_updated.append(dict(judged.game, updated_at=stamp, judged_at=stamp,
+                                        expected_head_seq=count - 1))
+        if judged.snapshot is not None:
+            batch.snapshots.append(judged.snapshot)
+        batch.add_campaign(judged)
+        self._write_rows(batch)
+        return True
+
+    def _is_resent(self, game_id: str, at: int, envelopes: Sequence[dict]) -> bool:
+        """Do `envelopes`, sealed at seq `at`, repeat exactly the events stored there?"""
+        hashes = self._hashes(game_id)
+        if at + len(envelopes) > len(hashes):
+            return False
+        try:
+            sealed = _sealed_onto(game_id, at, hashes[at - 1] if at else None, envelopes)
+        except InvalidAppend:
+            return False
+        return [e["hash"] for e in sealed] == hashes[at:at + len(envelopes)]
+
+    def _writable(self) -> None:
+        if self.read_only:
+            raise StoreError(f"the store {self.path} is open read-only")
+
+    # -- reading
+
+    def head(self, game_id: str) -> Head | None:
+        with self._lock:
+            row = self._one("SELECT head_seq, head_hash FROM games WHERE game_id = ?", [game_id])
+        return Head(game_id, row[0], row[1]) if row else None
+
+    def game(self, game_id: str) -> GameRow | None:
+        with self._lock, Session(self._engine) as session:
+            return session.get(GameRow, game_id)
+
+    def games(self) -> list[GameRow]:
+        with self._lock, Session(self._engine) as session:
+            return list(session.exec(select(GameRow).order_by(GameRow.played_on,
+                                                              GameRow.game_id)).all())
+
+    def events(self, game_id: str) -> list[str]:
+        with self._lock:
+            lines = [r[0] for r in self._con.execute(
+                "SELECT raw FROM events WHERE game_id = ? ORDER BY seq", [game_id]).fetchall()]
+            if not lines and self._stored_head(game_id) is None:
+                raise GameNotFound(game_id)
+        return lines
+
+    def findings(self, game_id: str) -> list[FindingRow]:
+        with self._lock, Session(self._engine) as session:
+            return list(session.exec(select(FindingRow).where(FindingRow.game_id == game_id)
+                                     .order_by(FindingRow.idx)).all())
+
+    def snapshot(self, game_id: str) -> SnapshotRow | None:
+        with self._lock, Session(self._engine) as session:
+            return session.exec(select(SnapshotRow).where(SnapshotRow.game_id == game_id)
+                                .order_by(SnapshotRow.seq.desc()).limit(1)).first()
+
+    def query(self, sql: str,
+              params: Sequence[Any] | dict[str, Any] | None = None) -> pl.DataFrame:
+        """A read query's result as a polars DataFrame (analytics reads the store with it)."""
+        with self._lock:
+            return pl.DataFrame(self._con.sql(sql, params=params))
+
+    def rejects(self) -> list[RejectRow]:
+        with self._lock, Session(self._engine) as session:
+            # bulk inserts may draw sequence ids out of row order: order by what the rows say
+            return list(session.exec(select(RejectRow).order_by(
+                RejectRow.rejected_at, RejectRow.file, func.coalesce(RejectRow.line, -1),
+                RejectRow.id)).all())
+
+    # -- judging again, checking, exporting
+
+    def recheck(self, *, on_game=None, batch_events: int = DEFAULT_BATCH_EVENTS):
+        self._writable()
+        seen: list[tuple] = []
+        with self._lock:
+            said_before = self._campaign_said()
+            games = self._con.execute(
+                "SELECT game_id, event_count FROM games ORDER BY game_id").fetchall()
+            pending: list[tuple[str, int]] = []
+            size = 0
+            for game_id, count in games:
+                pending.append((game_id, count))
+                size += count
+                if size >= batch_events:
+                    seen += self._recheck_batch(pending, on_game)
+                    pending, size = [], 0
+            if pending:
+                seen += self._recheck_batch(pending, on_game)
+            said_after = self._campaign_said()
+        changes: list[RecheckChange] = []
+        for gid, v0, v1, n0, n1, w0, w1, findings_changed, result_changed in seen:
+            c0, c1 = said_before.get(gid, []), said_after.get(gid, [])
+            findings_changed = findings_changed or c0 != c1
+            if findings_changed or result_changed:
+                changes.append(RecheckChange(gid, v0, v1, n0 + len(c0), n1 + len(c1), w0, w1,
+                                             findings_changed, result_changed))
+        return changes
+
+    def _recheck_batch(self, games: list[tuple[str, int]], on_game) -> list[tuple]:
+        """Judge `games` again in one transaction (their campaigns linked again with them);
+        per game: id, versions, finding counts and winners before and after, what changed."""
+        seen = []
+        with self._transaction() as con:
+            batch = _Batch()
+            for game_id, count in games:
+                before = self._one(
+                    "SELECT ruleset_version, winners, result, source FROM games "
+                    "WHERE game_id = ?", [game_id])
+                old_findings = con.execute(
+                    "SELECT line, seq, event, rule, kind, applied, message, section FROM findings "
+                    "WHERE game_id = ? ORDER BY idx", [game_id]).fetchall()
+                read = read_log_text(log_text(self.events(game_id)), before[3] or game_id)
+                judged = _judge_rows(read, self._judge, self._extract)
+                judged.game["source"] = before[3]
+                new_findings = [tuple(f[2:]) for f in judged.findings]
+                old_result = json.loads(before[2]) if before[2] else None
+                new_result = json.loads(judged.game["result"]) if judged.game["result"] else None
+                findings_changed = [tuple(f) for f in old_findings] != new_findings
+                result_changed = old_result != new_result
+                stamp = _now()
+                row = dict(judged.game, judged_at=stamp, expected_head_seq=count - 1)
+                row["updated_at"] = self._one(
+                    "SELECT updated_at FROM games WHERE game_id = ?", [game_id])[0]
+                batch.games_updated.append(row)
+                batch.findings.extend(judged.findings)
+                batch.judged.append(game_id)
+                if judged.snapshot is not None:
+                    batch.snapshots.append(judged.snapshot)
+                batch.add_analytics(judged, rejudged=True)
+                batch.add_campaign(judged)
+                seen.append((
+                    game_id, before[0], judged.game["ruleset_version"], len(old_findings),
+                    len(new_findings), json.loads(before[1]) if before[1] else None,
+                    json.loads(judged.game["winners"]) if judged.game["winners"] else None,
+                    findings_changed, result_changed))
+                if on_game is not None:
+                    on_game(game_id)
+            self._write_rows(batch)
+        return seen
+
+    def check(self) -> IntegrityReport:
+        problems: list[str] = []
+        with self._lock:
+            con = self._con
+            games, events = self._one(
+                "SELECT (SELECT count(*) FROM games), (SELECT count(*) FROM events)")
+            for gid, stored, head_seq, head_hash, n, lo, hi, last_hash in con.execute("""
+                    SELECT g.game_id, g.event_count, g.head_seq, g.head_hash, e.n, e.lo, e.hi,
+                           (SELECT hash FROM events x WHERE x.game_id = g.game_id
+                            AND x.seq = g.head_seq)
+                    FROM games g LEFT JOIN (SELECT game_id, count(*) AS n, min(seq) AS lo,
+                                            max(seq) AS hi FROM events GROUP BY game_id) e
+                    USING (game_id) ORDER BY g.game_id""").fetchall():
+                n = n or 0
+                if n != stored:
+                    problems.append(f"game {gid!r}: the games table counts {stored} events, "
+                                    f"the events table holds {n}")
+                if n and (lo != 0 or hi != n - 1):
+                    problems.append(f"game {gid!r}: events are not contiguous from seq 0 "
+                                    f"({n} events, seqs {lo}..{hi})")
+                if head_seq != (hi if n else -1) or last_hash != head_hash:
+                    problems.append(f"game {gid!r}: the recorded head (seq {head_seq}, "
+                                    f"{(head_hash or '')[:12]}…) is not the last stored event "
+                                    f"(seq {hi})")
+            for gid, n in con.execute(
+                    "SELECT game_id, count(*) FROM events WHERE game_id NOT IN "
+                    "(SELECT game_id FROM games) GROUP BY game_id ORDER BY game_id").fetchall():
+                problems.append(f"game {gid!r}: {n} events with no row in the games table")
+            for gid, seq in con.execute("""
+                    SELECT game_id, seq FROM (
+                        SELECT game_id, seq, prev,
+                               lag(hash) OVER (PARTITION BY game_id ORDER BY seq) AS before
+                        FROM events)
+                    WHERE prev IS DISTINCT FROM before ORDER BY game_id, seq""").fetchall():
+                problems.append(f"game {gid!r} seq {seq}: prev is not the hash of the event "
+                                f"before it (a broken chain link)")
+            for gid, stored, counted in con.execute("""
+                    SELECT g.game_id, g.finding_count, count(f.idx) FROM games g
+                    LEFT JOIN findings f USING (game_id) GROUP BY g.game_id, g.finding_count
+                    HAVING g.finding_count != count(f.idx) ORDER BY g.game_id""").fetchall():
+                problems.append(f"game {gid!r}: the games table counts {stored} findings, "
+                                f"the findings table holds {counted}")
+            for gid, listed, seated in con.execute("""
+                    SELECT g.game_id, json_array_length(g.players), count(p.seat) FROM games g
+                    LEFT JOIN players p USING (game_id)
+                    GROUP BY g.game_id, g.players
+                    HAVING json_array_length(g.players) != count(p.seat)""").fetchall():
+                problems.append(f"game {gid!r}: {listed} players listed, {seated} seated")
+            for table in ANALYTICS_TABLES:
+                for gid, n in con.execute(
+                        f"SELECT game_id, count(*) FROM {table} WHERE game_id NOT IN "
+                        f"(SELECT game_id FROM games) GROUP BY game_id ORDER BY game_id").fetchall():
+                    problems.append(f"game {gid!r}: {n} rows in {table} with no row in the "
+                                    f"games table")
+            problems += self._check_campaigns()
+            problems += self._check_lines()
+        return IntegrityReport(games, events, problems)
+
+    def _check_lines(self) -> list[str]:
+        """Every stored line re-read: its content matches its hash and the row's columns."""
+        problems = []
+        cursor = self._con.execute(
+            "SELECT game_id, list(raw ORDER BY seq), list(hash ORDER BY seq) FROM events "
+            "GROUP BY game_id ORDER BY game_id")
+        while rows := cursor.fetchmany(256):
+            problems += self._check_games_lines(rows)
+        return problems
+
+    @staticmethod
+    def _check_games_lines(rows: list[tuple]) -> list[str]:
+        problems = []
+        for gid, lines, hashes in rows:
+            read = read_log_text(log_text(lines), gid)
+            for p in read.problems:
+                problems.append(f"game {gid!r}: stored line {p.line}: {p.rule}: {p.message}")
+            if [e.hash for e in read.events] != hashes or any(e.game != gid for e in read.events):
+                problems.append(f"game {gid!r}: the stored lines do not match the rows' "
+                                f"game id and hashes")
+        return problems
+
+    def export_jsonl(self, game_id: str, out: str | Path) -> Path:
+        out = Path(out)
+        data = log_text(self.events(game_id)).encode("utf-8")
+        out.parent.mkdir(parents=True, exist_ok=True)
+        temp = out.with_name(f".{out.name}.tmp")
+        temp.write_bytes(data)
+        os.replace(temp, out)
+        return out
+
+    def export_parquet(self, out_dir: str | Path, game_id: str | None = None) -> Path:
+        out = Path(out_dir)
+        out.mkdir(parents=True, exist_ok=True)
+        where, params = ("WHERE e.game_id = ?", [game_id]) if game_id is not None else ("", [])
+        if game_id is not None and self.head(game_id) is None:
+            raise GameNotFound(game_id)
+        target = str(out).replace("'", "''")
+        with self._lock:
+            self._con.execute(f"""
+                COPY (SELECT e.game_id, e.seq, e.type, e.actor, e."at", e.payload::VARCHAR AS payload,
+                             e.prev, e.hash, e.raw, g.ruleset_version,
+                             coalesce(g.ruleset, 'unknown') AS ruleset,
+                             coalesce(strftime(g.played_on, '%Y-%m-%d'), 'undated') AS date
+                      FROM events e JOIN games g USING (game_id) {where}
+                      ORDER BY e.game_id, e.seq)
+                TO '{target}' (FORMAT parquet, PARTITION_BY (ruleset, date),
+                               OVERWRITE_OR_IGNORE true, FILENAME_PATTERN 'events_{{uuid}}')""",
+                              params).fetchall()
+        return out
+
+

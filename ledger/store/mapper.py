@@ -1,0 +1,328 @@
+"""The mapper: logs and judgements to rows (events, the games row, findings, snapshot, analytics,
+a campaign game), and the batch of rows one transaction writes."""
+
+from __future__ import annotations
+
+import json
+import pickle
+from dataclasses import dataclass, field
+from datetime import date, datetime, timezone
+from typing import Any, Callable, Sequence
+
+import polars as pl
+
+from ledger.store.interface import IngestOutcome, Reject
+from ledger.store.refusals import _refusal, _stored_form
+from replay.logfile import LogRead, RawEvent
+
+_EVENT_SCHEMA = {"game_id": pl.String, "seq": pl.Int32, "type": pl.String, "actor": pl.String,
+                 "at": pl.String, "prev": pl.String, "hash": pl.String, "raw": pl.String}
+
+
+def event_frame(events: Sequence[RawEvent]) -> pl.DataFrame:
+    """The rows of `events` for the events table (payload is parsed from `raw` by the database).
+
+    The one mapping from log events to stored rows; `raw` is the line exactly as read, so the
+    stored game exports back to the same bytes.
+    """
+    return pl.DataFrame({
+        "game_id": [e.game for e in events], "seq": [e.seq for e in events],
+        "type": [e.type for e in events], "actor": [e.actor for e in events],
+        "at": [e.at for e in events], "prev": [e.prev for e in events],
+        "hash": [e.hash for e in events], "raw": [e.raw for e in events],
+    }, schema=_EVENT_SCHEMA)
+
+
+def _now() -> datetime:
+    """The current UTC time, naive (DuckDB TIMESTAMP)."""
+    return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+def _played_on(read: LogRead) -> date | None:
+    at = read.events[0].at if read.events else None
+    try:
+        return date.fromisoformat(at[:10]) if at else None
+    except ValueError:
+        return None
+
+
+def _player_names(first: RawEvent) -> list[tuple[str, str | None]]:
+    players = first.payload.get("players") if isinstance(first.payload, dict) else None
+    out = []
+    for p in players if isinstance(players, list) else []:
+        if isinstance(p, dict) and isinstance(p.get("id"), str):
+            name = p.get("name")
+            out.append((p["id"], name if isinstance(name, str) else None))
+    return out
+
+
+@dataclass
+class _Judged:
+    """A judgement of a stored game, as rows."""
+
+    game: dict[str, Any]
+    players: list[tuple]
+    findings: list[tuple]
+    snapshot: tuple | None
+    analytics: dict[str, list[tuple]] = field(default_factory=dict)  # table -> rows
+    campaign: dict[str, Any] | None = None     # its campaign_games row (a Risk Legacy campaign game)
+
+
+def _judge_rows(read: LogRead, judge_fn: Callable[[LogRead], Any],
+                extract_fn: Callable[[LogRead], Any] | None = None) -> _Judged:
+    """Judge a log in its stored form and map the judgement to rows (without the timestamps);
+    with `extract_fn`, also the game's analytics rows (analytics.extract)."""
+    if judge_fn is _default_judge and extract_fn is _default_extract:
+        return judge_resumable(read, carried=False)[0]
+    judged = _judgement_rows(read, judge_fn(read))
+    if extract_fn is not None:
+        judged.analytics = extract_fn(read).tables
+    return judged
+
+
+@dataclass
+class _Carry:
+    """What the store keeps to continue a game after its head (table game_states): the judge
+    before its conclusion (`Judge.carry`) and the analytics rows its conclusion wrote (replaced
+    when the game goes on)."""
+
+    judge: bytes
+    concluded_rows: dict[str, list[tuple]]
+
+    def dumps(self) -> bytes:
+        return pickle.dumps((self.judge, self.concluded_rows), protocol=pickle.HIGHEST_PROTOCOL)
+
+    @classmethod
+    def loads(cls, blob: bytes) -> "_Carry":
+        return cls(*pickle.loads(blob))
+
+
+def _tables_taken(tables: dict[str, list[tuple]]) -> dict[str, list[tuple]]:
+    """The rows in `tables`, taken out (the lists are emptied, the fold keeps appending to them)."""
+    taken = {t: list(rows) for t, rows in tables.items() if rows}
+    for rows in tables.values():
+        rows.clear()
+    return taken
+
+
+def _judge_on(judge_: Any, events: Sequence[RawEvent], carried: bool = True
+              ) -> tuple[Any, "_Carry", dict]:
+    """Feed `events` to a started judge, carry it (unless not `carried`), conclude: (Judgement,
+    carry, the rows the events settled); the rows the conclusion wrote are in the carry."""
+    tables = judge_.observer.t if judge_.observer is not None else {}
+    for raw in events:
+        judge_.feed(raw)
+    settled = _tables_taken(tables)
+    blob = judge_.carry() if carried else b""
+    judge_.conclude()
+    j = judge_.finish()
+    return j, _Carry(blob, _tables_taken(tables)), settled
+
+
+def judge_resumable(read: LogRead, carried: bool = True) -> tuple[_Judged, "_Carry | None"]:
+    """What the default judge makes of a stored-form log, as rows (analytics included, from one
+    fold), and the carry to continue it (None when its start cannot be judged or not `carried`)."""
+    from analytics.extract import fold_for
+    from replay.judge import Judge
+
+    events = read.events
+    fold = fold_for(read)
+    judge_ = Judge(keep_steps=False, observer=fold)
+    j = judge_.start(read)
+    if not judge_.started:
+        return _judgement_rows(read, j), None
+    j, carry, settled = _judge_on(judge_, events[1:], carried)
+    judged = _judgement_rows(read, j)
+    judged.analytics = _merged(settled, carry.concluded_rows)
+    return judged, carry if carried else None
+
+
+def _merged(*parts: dict[str, list[tuple]]) -> dict[str, list[tuple]]:
+    out: dict[str, list[tuple]] = {}
+    for part in parts:
+        for table, rows in part.items():
+            out.setdefault(table, []).extend(rows)
+    return out
+
+
+def judge_continued(blob: bytes, first: RawEvent, new: Sequence[RawEvent], event_count: int,
+                    name: str) -> tuple[_Judged, "_Carry", dict[str, list[tuple]]] | None:
+    """Judge only `new` (the events after a game's head) from the carry kept at the head: (the
+    rows to write, the new carry, the analytics rows to delete first); None when the carry cannot
+    be used (another ruleset version or data, or an event the whole game must be judged again
+    for: a revealed seed changes the dice from the start)."""
+    from replay.judge import Judge
+
+    try:
+        carry = _Carry.loads(blob)
+        judge_ = Judge.resume(carry.judge)
+    except Exception:               # a carry an older engine pickled: judge the whole game
+        return None
+    rs, j = judge_.rs, judge_.j
+    if (j.ruleset_version, j.data_digest) != (rs.version, rs.data_digest(judge_.data)) \
+            or any(e.type == rs.seed_event for e in new):
+        return None
+    before = len(j.findings)
+    j.file, j.events, j.head = name, event_count, new[-1].hash
+    j, fresh, settled = _judge_on(judge_, new)
+    old = carry.concluded_rows
+    retract = {t: [r for r in rows if r not in fresh.concluded_rows.get(t, ())]
+               for t, rows in old.items()}
+    added = {t: [r for r in rows if r not in old.get(t, ())]
+             for t, rows in fresh.concluded_rows.items()}
+    read = LogRead(name, [first, *new], [], True, True, new[-1].hash)
+    judged = _judgement_rows(read, j, event_count=event_count, findings_from=before)
+    judged.analytics = _merged(settled, added)
+    return judged, fresh, {t: rows for t, rows in retract.items() if rows}
+
+
+def judge_for_store(read: LogRead) -> tuple[tuple[int, str | None], _Judged] | None:
+    """What the store's default judge makes of a log, computed where the caller likes (a worker
+    process, ahead of the write): (the read's fingerprint, its judged rows); None for a log the
+    store refuses whole. Pass it to `ingest_reads(prejudged=...)`; the store uses it only for a
+    read with the same fingerprint (event count and last hash), else it judges the read itself."""
+    if _refusal(read) is not None:
+        return None
+    return read_fingerprint(read), _judge_rows(_stored_form(read), _default_judge, _default_extract)
+
+
+def read_fingerprint(read: LogRead) -> tuple[int, str | None]:
+    """(events, last event's hash) of a read: equal fingerprints of sealed logs of one game mean
+    equal histories (the hash chain)."""
+    return len(read.events), read.events[-1].hash if read.events else None
+
+
+def _judgement_rows(read: LogRead, j: Any, *, event_count: int | None = None,
+                    findings_from: int = 0) -> _Judged:
+    """A judgement as rows; `read` may hold only the first event and the new ones of a game of
+    `event_count` events, whose findings from `findings_from` on are new."""
+    from engine.core.ruleset import get_ruleset
+
+    game_id = read.events[0].game
+    snapshot = None
+    rounds = j.result.round if j.result else None
+    if j.ruleset is not None and j.final_state is not None:
+        rs = get_ruleset(j.ruleset)
+        state = rs.snapshot(j.final_state)
+        snapshot = (game_id, read.events[-1].seq, j.ruleset_version, rs.digest(j.final_state),
+                    json.dumps(state, ensure_ascii=False, default=str))
+        if rounds is None and isinstance(state, dict) and isinstance(state.get("round"), int):
+            rounds = state["round"]
+    findings = [(game_id, i, f.line, f.seq, f.event, f.rule, f.kind, f.applied, f.message,
+                 f.section) for i, f in enumerate(j.findings) if i >= findings_from]
+    names = dict(_player_names(read.events[0]))
+    players = [(game_id, seat, pid, names.get(pid)) for seat, pid in enumerate(j.players)]
+    last = read.events[-1]
+    game = {
+        "game_id": game_id, "ruleset": j.ruleset, "ruleset_version": j.ruleset_version,
+        "data_digest": j.data_digest, "players": json.dumps(list(j.players)),
+        "played_on": _played_on(read),
+        "event_count": len(read.events) if event_count is None else event_count, "head_seq": last.seq,
+        "head_hash": last.hash, "winners": json.dumps(list(j.result.winners)) if j.result else None,
+        "result": json.dumps(j.result.as_dict(), default=str) if j.result else None,
+        "declared_winner": j.declared_winner if j.has_declared_winner else None,
+        "rounds": rounds, "finding_count": len(j.findings), "fatal": j.fatal,
+        "source": read.name,
+    }
+    return _Judged(game, players, findings, snapshot, campaign=_campaign_row(read, j))
+
+
+def _campaign_row(read: LogRead, j: Any) -> dict[str, Any] | None:
+    """The campaign_games row of a judged Risk Legacy game that names a campaign (its link columns
+    are filled when the campaign is linked), or None."""
+    if getattr(j, "ruleset", None) != "risk-legacy" or getattr(j, "final_state", None) is None:
+        return None
+    from ledger.campaign import campaign_game
+
+    found = campaign_game(read, j)
+    if found is None:
+        return None
+    g, record = found
+    return {"game_id": g.game_id, "campaign": g.campaign, "game_no": g.game,
+            "world_before": g.start_digest, "world_after": g.end_digest,
+            "start_world": json.dumps(g.start_world) if g.start_world is not None else None,
+            "end_world": json.dumps(g.end_world) if g.end_world is not None else None,
+            "record": json.dumps(record, ensure_ascii=False, default=str)}
+
+
+
+
+class _ArrowStream:
+    """Hands a polars frame to DuckDB through the Arrow C stream interface (no pyarrow needed)."""
+
+    def __init__(self, frame: pl.DataFrame):
+        self.frame = frame
+
+    def __arrow_c_stream__(self, requested_schema: Any = None) -> Any:
+        return self.frame.__arrow_c_stream__(requested_schema)
+
+
+
+@dataclass
+class _Batch:
+    """Games planned inside the open transaction, written together at commit."""
+
+    games_new: list[dict] = field(default_factory=list)
+    games_updated: list[dict] = field(default_factory=list)   # with expected_head_seq
+    players: list[tuple] = field(default_factory=list)
+    events: list[RawEvent] = field(default_factory=list)
+    findings: list[tuple] = field(default_factory=list)
+    judged: list[str] = field(default_factory=list)           # games whose findings are replaced
+    snapshots: list[tuple] = field(default_factory=list)
+    rejects: list[Reject] = field(default_factory=list)
+    outcomes: list[IngestOutcome] = field(default_factory=list)
+    game_ids: set[str] = field(default_factory=set)
+    analytics: dict[str, list[tuple]] = field(default_factory=dict)   # table -> rows
+    rejudged: list[str] = field(default_factory=list)  # stored games whose analytics are replaced
+    retract: dict[str, list[tuple]] = field(default_factory=dict)  # table -> rows to delete first
+    relink: list[str] = field(default_factory=list)    # stored games whose campaign is linked again
+    carries: list[tuple] = field(default_factory=list)  # game_states rows
+    snapshots_new: bool = False                        # no snapshot is stored at their seqs
+    tournament: str | None = None                      # new games are filed under this tournament
+    campaign_rows: list[dict] = field(default_factory=list)   # campaign_games rows, unlinked
+    links: dict[str, dict] = field(default_factory=dict)      # game -> its link, once linked
+    relinked: list[dict] = field(default_factory=list)        # other games whose link changed
+
+    def add_judged(self, judged: _Judged, stamp: datetime, expected: int | None,
+                   new_events: Sequence[RawEvent]) -> None:
+        row = dict(judged.game, updated_at=stamp, judged_at=stamp)
+        if expected is None:
+            row["ingested_at"] = stamp
+            row["tournament_id"] = self.tournament
+            self.games_new.append(row)
+            self.players.extend(judged.players)
+        else:
+            row["expected_head_seq"] = expected - 1
+            self.games_updated.append(row)
+        self.events.extend(new_events)
+        self.findings.extend(judged.findings)
+        self.judged.append(row["game_id"])
+        if judged.snapshot is not None:
+            self.snapshots.append(judged.snapshot)
+        self.add_analytics(judged, rejudged=expected is not None)
+        self.add_campaign(judged)
+        self.game_ids.add(row["game_id"])
+
+    def add_campaign(self, judged: _Judged) -> None:
+        if judged.campaign is not None:
+            self.campaign_rows.append(judged.campaign)
+
+    def add_analytics(self, judged: _Judged, rejudged: bool) -> None:
+        if rejudged:
+            self.rejudged.append(judged.game["game_id"])
+            self.relink.append(judged.game["game_id"])
+        for table, rows in judged.analytics.items():
+            self.analytics.setdefault(table, []).extend(rows)
+
+
+
+def _default_judge(read: LogRead) -> Any:
+    from replay.judge import judge
+    return judge(read)
+
+
+def _default_extract(read: LogRead) -> Any:
+    from analytics.extract import extract_rows
+    return extract_rows(read)
+
+

@@ -1,0 +1,143 @@
+"""An append judges only the new events (the carry kept in game_states), and the store ends as if
+the whole file had been ingested: the game row, findings, snapshot, events and analytics rows."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+
+from ledger.store import ANALYTICS_TABLES, open_store
+from replay.logfile import read_log
+from tests.test_store_support import SAMPLES
+
+GAMES = ["game42.jsonl", "var-mercenaries-3p.jsonl", "legacy/game-01.jsonl",
+         "broken-castle-no-siege.jsonl"]
+
+# columns that say when or from where, not what the judge found
+_STAMPS = {"ingested_at", "updated_at", "judged_at", "source"}
+
+
+def _rows(store, sql: str, game_id: str) -> list[tuple]:
+    frame = store.query(sql, [game_id])
+    rows = [tuple(_plain(v) for v in row) for row in frame.iter_rows()]
+    return sorted(rows, key=repr)
+
+
+def _plain(value):
+    if isinstance(value, float) and math.isnan(value):
+        return "nan"
+    return value
+
+
+def stored(store, game_id: str) -> dict:
+    """Everything the store holds of one game, stamps left out."""
+    game = store.game(game_id).model_dump()
+    out = {"game": {k: v for k, v in game.items() if k not in _STAMPS},
+           "findings": [f.model_dump() for f in store.findings(game_id)],
+           "events": store.events(game_id)}
+    snap = store.snapshot(game_id)
+    out["snapshot"] = (snap.seq, snap.digest, json.dumps(snap.state, sort_keys=True)) \
+        if snap else None
+    for table in ANALYTICS_TABLES:
+        out[table] = _rows(store, f"SELECT * FROM {table} WHERE game_id = ?", game_id)
+    out["campaign_games"] = _rows(
+        store, "SELECT game_id, campaign, game_no, world_before, world_after, status, "
+        "waiting_for, finding_count FROM campaign_games WHERE game_id = ?", game_id)
+    out["campaign_findings"] = _rows(
+        store, "SELECT * EXCLUDE (idx) FROM campaign_findings WHERE game_id = ?", game_id)
+    return out
+
+
+def envelopes_of(path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()
+            if line.strip()]
+
+
+def ingested(tmp_path, path):
+    with open_store(tmp_path / "whole.duckdb") as store:
+        outcome = store.ingest_read(read_log(path))
+        assert outcome.status == "new"
+        return stored(store, outcome.game_id)
+
+
+@pytest.mark.parametrize("sample", GAMES)
+def test_appending_a_game_event_by_event_stores_what_ingesting_it_does(tmp_path, sample):
+    path = SAMPLES / sample
+    whole = ingested(tmp_path, path)
+    game_id = whole["game"]["game_id"]
+    with open_store(tmp_path / "appended.duckdb") as store:
+        for seq, envelope in enumerate(envelopes_of(path)):
+            head = store.append(game_id, seq, [envelope])
+            assert head.seq == seq
+            if seq == 0:   # the carry is kept from the first append on
+                assert store.query("SELECT seq FROM game_states WHERE game_id = ?",
+                                   [game_id]).item() == 0
+        assert stored(store, game_id) == whole
+        assert store.check().ok
+        assert store.query("SELECT seq FROM game_states WHERE game_id = ?",
+                           [game_id]).item() == len(whole["events"]) - 1
+
+
+def test_findings_on_the_way_are_those_of_the_prefix(tmp_path):
+    """After each append the game's findings are what judging the log up to there finds."""
+    path = SAMPLES / "broken-castle-no-siege.jsonl"
+    envelopes = envelopes_of(path)
+    whole = ingested(tmp_path, path)
+    bad = {f["seq"] for f in whole["findings"]}
+    with open_store(tmp_path / "appended.duckdb") as store:
+        for seq, envelope in enumerate(envelopes):
+            store.append(whole["game"]["game_id"], seq, [envelope])
+            if seq in bad:
+                said = [(f.seq, f.rule) for f in store.findings(whole["game"]["game_id"])]
+                assert said == [(f["seq"], f["rule"]) for f in whole["findings"]
+                                if f["seq"] <= seq]
+
+
+@pytest.mark.parametrize("how", ["deleted", "unreadable", "stale version", "behind the head"])
+def test_an_append_without_a_usable_carry_judges_the_whole_game(tmp_path, how):
+    path = SAMPLES / "game42.jsonl"
+    envelopes = envelopes_of(path)
+    whole = ingested(tmp_path, path)
+    game_id = whole["game"]["game_id"]
+    half = len(envelopes) // 2
+    with open_store(tmp_path / "appended.duckdb") as store:
+        store.append(game_id, 0, envelopes[:half])
+        if how == "deleted":
+            store.query("DELETE FROM game_states")
+        elif how == "unreadable":
+            store.query("UPDATE game_states SET carry = ?", [b"risk-europe\n\x80\x05garbage"])
+        elif how == "stale version":
+            store.query("UPDATE game_states SET ruleset_version = '0.0.1'")
+        else:
+            store.query("UPDATE game_states SET seq = seq - 1")
+        for seq in range(half, len(envelopes)):
+            store.append(game_id, seq, [envelopes[seq]])
+        assert stored(store, game_id) == whole
+
+
+def test_an_append_after_an_ingest_continues_the_ingested_game(tmp_path):
+    """Ingest keeps no carry: the first append judges the whole game, the next ones only theirs."""
+    path = SAMPLES / "game42.jsonl"
+    envelopes = envelopes_of(path)
+    whole = ingested(tmp_path, path)
+    game_id = whole["game"]["game_id"]
+    with open_store(tmp_path / "appended.duckdb") as store:
+        store.append(game_id, 0, envelopes[:10])
+        for seq in range(10, len(envelopes), 7):
+            store.append(game_id, seq, envelopes[seq:seq + 7])
+        assert stored(store, game_id) == whole
+
+
+def test_re_sending_and_conflicts_still_hold_with_a_carry(tmp_path):
+    from ledger.store import ConcurrencyConflict
+
+    envelopes = envelopes_of(SAMPLES / "game42.jsonl")
+    with open_store(tmp_path / "s.duckdb") as store:
+        store.append("game42", 0, envelopes[:5])
+        head = store.append("game42", 3, envelopes[3:5])      # a re-send: nothing written
+        assert head.seq == 4 and len(store.events("game42")) == 5
+        with pytest.raises(ConcurrencyConflict):
+            store.append("game42", 4, envelopes[5:6])
+        assert store.append("game42", 5, envelopes[5:6]).seq == 5
