@@ -93,3 +93,13 @@ class Verdicts:
 
     def note(self, text: str) -> None:
         self.notes.append(text)
+
+
+def dice_rules(prefix: str, faces_section: str) -> list[Rule]:
+    """The two rules every game with dice has, ids prefixed by the game's code: a die shows 1-6
+    (the rulebook's section on dice), and in a seeded game every die is its seed's (topic "seed")."""
+    return [
+        Rule(f"{prefix}-DICE-FACES", faces_section, "A die shows a whole number from 1 to 6."),
+        Rule(f"{prefix}-DICE-SEED", "ledger dice commitments (docs/log-format.md)", "In a seeded game every "
+             "die is the next value of the declared seed's stream.", topic="seed"),
+    ]
