@@ -20,7 +20,6 @@ from __future__ import annotations
 
 from typing import Callable
 
-from engine.core.decider import actor_check
 from engine.core.events import Event
 from engine.core.judging import seed_revealed, with_seed
 from engine.core.rules import Violation
@@ -110,7 +109,6 @@ HANDLERS: dict[str, Callable[[State, Event, _Ctx], State | None]] = {
 _AFTER_END = frozenset({"GameEnded", "SeedRevealed", "BattleEnded"})
 
 _TABLE_EVENTS = frozenset({"BattleEnded", "GameEnded", "SeedRevealed", "DiceRolled", "TilesDrawn"})
-_refused = actor_check("RE-ACTOR", _TABLE_EVENTS, seats_when_anonymous=True)
 
 
 def step(s: State, e: Event) -> tuple[list[Violation], State | None]:
@@ -124,8 +122,17 @@ def step(s: State, e: Event) -> tuple[list[Violation], State | None]:
     if handler is None or e.type == "GameStarted":
         c.skip("RE-FLOW", f"{e.type} is not expected here" if handler is None else "the game has already started")
         return c.v, None
-    if _refused(s, e, c):
+    if e.actor is not None and e.actor not in s.players:
+        c.skip("RE-ACTOR", f"{e.actor!r} is not a player of this game ({', '.join(s.seats)})")
         return c.v, None
+    if e.type not in _TABLE_EVENTS:
+        if e.actor is None:
+            c.skip("RE-ACTOR", f"{e.type} must name the acting player; {e.actor!r} is not a player "
+                   f"of this game ({', '.join(s.seats)})")
+            return c.v, None
+        if s.players[e.actor].eliminated:
+            c.skip("RE-ACTOR", f"{e.actor} has been eliminated and no longer plays")
+            return c.v, None
     s2 = _resync(s, e, c)
     out = handler(s2, e, c)
     if out is None:
