@@ -127,3 +127,13 @@ class Finding:
         return {"file": self.file, "line": self.line, "seq": self.seq, "event": self.event,
                 "rule": self.rule, "message": self.message, "section": self.section,
                 "kind": self.kind, "applied": self.applied}
+
+
+def dice_rules(prefix: str, faces_section: str) -> list[Rule]:
+    """The two rules every game with dice has, ids prefixed by the game's code: a die shows 1-6
+    (the rulebook's section on dice), and in a seeded game every die is its seed's (topic "seed")."""
+    return [
+        Rule(f"{prefix}-DICE-FACES", faces_section, "A die shows a whole number from 1 to 6."),
+        Rule(f"{prefix}-DICE-SEED", "ledger dice commitments (docs/log-format.md)", "In a seeded game every "
+             "die is the next value of the declared seed's stream.", topic="seed"),
+    ]

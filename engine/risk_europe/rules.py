@@ -2,7 +2,7 @@
 guide, 2015; pages as printed in its contents), and the rule in words. Rulings on gaps in the
 book are in docs/rulings.md and carry ids starting RE-RULING-."""
 
-from engine.core.rules import Rule, RuleBook
+from engine.core.rules import Rule, RuleBook, dice_rules
 
 SETUP = "Game Setup (p.6)"
 PLACEMENT = "Steps for Kingdom Placement (p.7)"
@@ -39,9 +39,7 @@ RULES = RuleBook("risk-europe", [
     Rule("RE-NAME", "The Gameboard (p.5)", "Territories, cities, cards and players must be ones the "
          "game has."),
     Rule("RE-GAME-OVER", WINNING, "Nothing is played after the game has ended."),
-    Rule("RE-DICE-FACES", BATTLES, "A die shows a whole number from 1 to 6."),
-    Rule("RE-DICE-SEED", "ledger dice commitments (docs/log-format.md)", "In a seeded game every die "
-         "is the next value of the declared seed's stream.", topic="seed"),
+    *dice_rules("RE", BATTLES),
     # --- setup --------------------------------------------------------------------------------
     Rule("RE-SETUP-COINS", SETUP, "Each player starts with five silver coins, one crown and one castle."),
     Rule("RE-BID-AMOUNT", SETUP, "A bid for first player is a whole number of coins from 0 to the "

@@ -2,7 +2,7 @@
 rulebook, 2011; sections by their printed headings), and the rule in words. Rulings on gaps in
 the book are in docs/risk-legacy.md and carry ids starting RL-RULING-."""
 
-from engine.core.rules import Rule, RuleBook
+from engine.core.rules import Rule, RuleBook, dice_rules
 
 KEY = "Legacy Key Terms"
 FIRST = "Before Your First Game"
@@ -50,9 +50,7 @@ RULES = RuleBook("risk-legacy", [
     Rule("RL-NAME", "A Look at the Components", "Territories, cards, factions, scars and players must be "
          "ones the game has."),
     Rule("RL-GAME-OVER", END, "Nothing is played after the game has ended but the rewards."),
-    Rule("RL-DICE-FACES", ATTACK, "A die shows a whole number from 1 to 6."),
-    Rule("RL-DICE-SEED", "ledger dice commitments (docs/log-format.md)", "In a seeded game every die is "
-         "the next value of the declared seed's stream.", topic="seed"),
+    *dice_rules("RL", ATTACK),
     Rule("RL-CHANCE-DRAW", DRAWS, "A random draw (the Scar deal, the Territory cards laid out or "
          "revealed, an Event or Mission card) is a chance event: its dice, when recorded, are exactly "
          "those the draw rule takes to draw the recorded cards from the pool (an Event or Mission card: "
