@@ -23,7 +23,7 @@ import polars as pl
 
 from analytics import queries as q
 from analytics.load import Tables
-from analytics.page import (CHART_HEIGHT, CHART_WIDTH, Chart, _layout, _pct, _plural, _table, chart_html,
+from analytics.page import (Chart, _layout, _pct, _plural, _table, chart_html,
                             html_page, write_page)
 from analytics.stats import ALPHA, FLAG_P, MIN_DICE
 

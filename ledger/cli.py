@@ -3,15 +3,11 @@ exit code here and nowhere else."""
 
 from __future__ import annotations
 
-import json
 import os
-import sys
 from pathlib import Path
 from typing import Any, Optional
 
 import typer
-from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from ledger import exitcodes
 from ledger.datafiles import DataFileError, DataFiles, data_for, data_of_log, with_data_options

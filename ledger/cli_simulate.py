@@ -6,12 +6,12 @@ from __future__ import annotations
 import inspect
 from collections import Counter
 from pathlib import Path
-from typing import Any, Callable, Mapping, Optional
+from typing import Any, Callable, Optional
 
 import typer
 
 from engine.core.projection import SimulatedGame
-from engine.core.ruleset import DataOption, Ruleset, get_ruleset, ruleset_names, rulesets
+from engine.core.ruleset import DataOption, get_ruleset, rulesets
 from ledger import exitcodes
 from ledger.cli_base import JsonOpt, _emit_json, _progress, app, err
 from replay.logfile import write_log

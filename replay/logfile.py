@@ -32,7 +32,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from engine.core.canonical import canonical_json, sha256_hex
+from engine.core.canonical import canonical_json
 from engine.core.record import FORMAT_VERSION, event_hash, make_envelope, seal  # noqa: F401  (re-exported)
 
 try:  # a dependency; the reader gives the same results without it, only slower
