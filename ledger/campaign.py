@@ -89,26 +89,20 @@ def campaign_game(read: Any, j: Judgement, data: Any = None) -> tuple[Any, dict]
     return rs.campaign.game_of(read.events[0].payload, j, data)
 
 
-def __getattr__(name: str) -> Any:
-    """CampaignGame (the store rebuilds stored games with it): the one campaign ruleset's type."""
-    if name == "CampaignGame":
-        import sys
-        return sys.modules[hooks_of(None).link.__module__].CampaignGame
-    raise AttributeError(name)
-
-
 class CampaignError(Exception):
     """A campaign file that cannot be read or used (missing, not JSON, wrong format)."""
 
-def _section(c: Any, rule: str) -> str:
-    """The rulebook section of one of the campaign's rules."""
-    return get_ruleset(c.ruleset).rules[rule].section
+
+def _log_finding(c: Any, file: str, rule: str, message: str) -> Finding:
+    """A finding about a campaign's log as a whole (unreadable, changed since it was added, or the
+    campaign file's world not the one its games leave): kind "log", no line."""
+    return Finding(file, None, None, rule, message, get_ruleset(c.ruleset).rules[rule].section, "log")
 
 
 def campaign_path(arg: str | Path) -> Path:
     """A campaign file named on the command line: a path, or a name (NAME.campaign.json)."""
     p = Path(arg)
-    if p.suffix == ".json" or p.exists():
+    if p.suffix == ".json" or p.is_file():
         return p
     return Path(f"{arg}{SUFFIX}")
 
@@ -119,6 +113,8 @@ def load_campaign(path: str | Path) -> Campaign:
         raw = json.loads(path.read_text("utf-8"))
     except FileNotFoundError as exc:
         raise CampaignError(f"{path}: no such campaign file") from exc
+    except IsADirectoryError as exc:
+        raise CampaignError(f"{path}: is a directory, not a campaign file") from exc
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise CampaignError(f"{path}: not a campaign file ({exc})") from exc
     if not isinstance(raw, dict) or raw.get("format") != FORMAT:
@@ -173,7 +169,7 @@ def add_game(c: Campaign, log_path: str | Path, base: str | Path = ".", *, force
     start = read.events[0].payload if read.events and isinstance(read.events[0].payload, dict) else {}
     own = list(j.findings)
     camp = _h(c).fits(c, j, start, c.next_game, c.world, data) if j.fatal is None else [
-        _finding(c, j.file, "RL-CAMPAIGN-ORDER", f"the game cannot be judged: {j.fatal}")]
+        _finding(c, j.file, _h(c).order_rule, f"the game cannot be judged: {j.fatal}")]
     if camp or (own and not force):
         return AddResult(j, own + camp, None)
     after = _h(c).world_of(j.final_state)
@@ -203,6 +199,7 @@ def audit_campaign(c: Campaign, base: str | Path = ".", extra: list[Path] = (),
     follow): each game's own findings, its chain head against the recorded one, and whether it
     starts from the world the games before it left (RL-CAMPAIGN-WORLD, RL-CAMPAIGN-ORDER)."""
     data = data or get_ruleset(c.ruleset).default_data()
+    h = _h(c)
     base = Path(base)
     world = c.world0
     out: list[GameAudit] = []
@@ -212,29 +209,30 @@ def audit_campaign(c: Campaign, base: str | Path = ".", extra: list[Path] = (),
         try:
             read = read_log(path)
         except LogFileError as exc:
-            out.append(GameAudit(game_no, str(path), [Finding(str(path), None, None, "RL-CAMPAIGN-ORDER", str(exc),
-                                                              _section(c, "RL-CAMPAIGN-ORDER"), "log")], None))
+            out.append(GameAudit(game_no, str(path), [_log_finding(c, str(path), h.order_rule, str(exc))], None))
             continue
         j = judge(read, data=data if read.events and _plays(read, c.ruleset) else None)
         start = read.events[0].payload if read.events and isinstance(read.events[0].payload, dict) else {}
         findings = list(j.findings)
+        fits: list[Finding] = []
         if j.fatal is None:
-            findings += _h(c).fits(c, j, start, game_no, world, data)
+            fits = h.fits(c, j, start, game_no, world, data)
         else:
-            findings.append(_finding(c, j.file, "RL-CAMPAIGN-ORDER", f"the game cannot be judged: {j.fatal}"))
+            fits = [h.finding(j.file, h.order_rule, f"the game cannot be judged: {j.fatal}")]
+        findings += fits
         if rec is not None and rec.get("head") != j.head:
-            findings.append(Finding(str(path), None, None, "RL-CAMPAIGN-ORDER",
-                                    f"the log's chain head is {str(j.head)[:16]}..., not the "
-                                    f"{str(rec.get('head'))[:16]}... recorded when game {game_no} was added: "
-                                    "the log was changed since", _section(c, "RL-CAMPAIGN-ORDER"), "log"))
+            findings.append(_log_finding(c, str(path), h.order_rule,
+                                         f"the log's chain head is {str(j.head)[:16]}..., not the "
+                                         f"{str(rec.get('head'))[:16]}... recorded when game {game_no} "
+                                         "was added: the log was changed since"))
         out.append(GameAudit(game_no, str(path), findings, j))
-        if j.ruleset == c.ruleset and j.final_state is not None and j.result is not None:
-            world = _h(c).world_of(j.final_state)
+        # only a game that is this campaign's game N, from the world game N-1 left, advances it
+        if not fits and j.ruleset == c.ruleset and j.final_state is not None and j.result is not None:
+            world = h.world_of(j.final_state)
     if not extra and out and all(a.judgement is not None for a in out):
-        if _h(c).world_digest(world) != _h(c).world_digest(c.world):
-            out[-1].findings.append(Finding(out[-1].log, None, None, "RL-CAMPAIGN-WORLD",
-                                            "the campaign file's world is not the world its games leave",
-                                            _section(c, "RL-CAMPAIGN-WORLD"), "log", None, None))
+        if h.world_digest(world) != h.world_digest(c.world):
+            out[-1].findings.append(_log_finding(c, out[-1].log, h.world_rule,
+                                                 "the campaign file's world is not the world its games leave"))
     return out
 
 
@@ -265,10 +263,10 @@ def game_findings_in(c: Campaign, j: Judgement, start: dict, base: str | Path = 
     data = data or get_ruleset(c.ruleset).default_data()
     game_no = (start.get("campaign") or {}).get("game")
     if not isinstance(game_no, int):
-        return [_finding(c, j.file, "RL-CAMPAIGN-ORDER", "the game names no game number of a campaign")]
+        return [_finding(c, j.file, _h(c).order_rule, "the game names no game number of a campaign")]
     before = world_before_game(c, game_no, base, data)
     if before is None:
-        return [_finding(c, j.file, "RL-CAMPAIGN-ORDER", f"the game calls itself game {game_no}; campaign "
+        return [_finding(c, j.file, _h(c).order_rule, f"the game calls itself game {game_no}; campaign "
                          f"{c.name!r} has {len(c.games)} games, so its next is game {c.next_game}")]
     return _h(c).fits(c, j, start, game_no, before, data)
 
@@ -303,7 +301,7 @@ def stored_campaign(store: Any, name: str, data: Any = None) -> StoredCampaign:
         known = ", ".join(repr(c.name) for c in store.campaigns()) or "none"
         raise CampaignError(f"no campaign {name!r} in {store.name} (campaigns there: {known})")
     findings = {r.game_id: stored_findings(store, r.game_id) for r in rows if r.finding_count}
-    counted = {r.game_no: r for r in rows if r.status != "duplicate"}
+    counted = {r.game_no: r for r in rows if r.status == "fits"}  # a wrong-world game never advances it
     chain = []
     while (r := counted.get(len(chain) + 1)) is not None and r.world_after is not None:
         chain.append(r)
@@ -345,7 +343,8 @@ def stored_history_lines(store: Any, name: str, data: Any = None) -> list[str]:
     if others:
         out.append("Also stored, not in the history:")
         for g in others:
-            why = {"duplicate": "a duplicate", "waiting": f"waiting for game {g['waiting_for']}"}.get(
+            why = {"duplicate": "a duplicate", "waiting": f"waiting for game {g['waiting_for']}",
+                   "wrong-world": "it does not start from the world the game before it left"}.get(
                 g["status"], "after a gap or an unfinished game")
             out.append(f"    game {g['game']}: {g['game_id']} ({why})")
             out.extend(f"        ! {f['rule']}: {f['message']}" for f in g["findings"]
@@ -385,18 +384,18 @@ def audit_stored_campaign(store: Any, name: str, extra: list[Path] = (),
         try:
             read = load()
         except LogFileError as exc:
-            out.append(GameAudit(number, label, [_finding(h, label, "RL-CAMPAIGN-ORDER", str(exc), None, None)], None))
+            out.append(GameAudit(number, label, [_finding(h, label, h.order_rule, str(exc), None, None)], None))
             continue
         j = judge(read, data=data if read.events and _plays(read, ruleset) else None, keep_steps=False)
         got = campaign_game(read, j, data)
         audit = GameAudit(got[0].game if got else number, j.file, list(j.findings), j)
         out.append(audit)
         if got is None:
-            audit.findings.append(_finding(h, j.file, "RL-CAMPAIGN-ORDER", f"not a game of campaign {name!r}: "
+            audit.findings.append(_finding(h, j.file, h.order_rule, f"not a game of campaign {name!r}: "
                                            + (f"it cannot be judged: {j.fatal}" if j.fatal else
                                               "its GameStarted names no campaign")))
         elif got[0].campaign != name:
-            audit.findings.append(_finding(h, j.file, "RL-CAMPAIGN-ORDER", f"the game names campaign "
+            audit.findings.append(_finding(h, j.file, h.order_rule, f"the game names campaign "
                                            f"{got[0].campaign!r}, not {name!r}"))
         else:
             linked.append((audit, replace(got[0], stored=stored)))

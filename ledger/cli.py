@@ -9,6 +9,7 @@ from typing import Any, Optional
 
 import typer
 
+from engine.core.ruleset import get_ruleset, ruleset_names
 from ledger import exitcodes
 from ledger.datafiles import DataFileError, DataFiles, data_for, data_of_log, with_data_options
 from replay.logfile import LogFileError, read_log
@@ -55,11 +56,16 @@ def _judge_file(path: Path, data_files: DataFiles = (), db: Optional[Path] = Non
     read, in_campaign = _read_source(path, db)
     j = judge(read, data=_data_of(read, data_files, path), **kw)
     j.findings.extend(in_campaign)
-    if db is not None and path.is_file() and j.ruleset == "risk-legacy" and j.fatal is None:
+    if db is not None and path.is_file() and _plays_campaigns(j.ruleset) and j.fatal is None:
         j.findings.extend(_stored_campaign_findings(path, read, db))
     if kw.get("strict"):
         del j.findings[1:]
     return j
+
+
+def _plays_campaigns(ruleset: Optional[str]) -> bool:
+    """Is `ruleset` a registered ruleset whose games are played as campaigns?"""
+    return ruleset in ruleset_names() and get_ruleset(ruleset).campaign is not None
 
 
 def _stored_campaign_findings(path: Path, read: Any, db: Path) -> list[Finding]:
@@ -227,7 +233,7 @@ def _judged_files(files: list[Path], db: Optional[Path], strict: bool,
 
 def _check_in_campaign(j: Judgement, path: Path, campaign_file: Path) -> None:
     """Add the campaign's findings (a game from the wrong world, out of order) to a Legacy game."""
-    if j.ruleset != "risk-legacy" or j.fatal is not None:
+    if not _plays_campaigns(j.ruleset) or j.fatal is not None:
         return
     from ledger.campaign import CampaignError, game_findings_in, load_campaign
     try:
@@ -344,17 +350,18 @@ def verdict(j: Judgement, winner: str | None = None) -> dict:
 
 @app.command()
 def schema(
-    ruleset: str = typer.Option("risk-europe", "--ruleset", help="Which ruleset's events."),
+    ruleset: Optional[str] = typer.Option(None, "--ruleset", help="Only this ruleset's events "
+                                          "(default: a line of any registered ruleset's log)."),
 ) -> None:
     """Print the JSON Schema of a log line (envelope and every event payload).
 
-    Example: ledger schema > risk-europe-log.schema.json
+    Example: ledger schema --ruleset risk-legacy > risk-legacy-log.schema.json
     """
     from ledger.schema import log_line_schema
     try:
         _emit_json(log_line_schema(ruleset))
     except KeyError:
-        err.print(f"ledger: unknown ruleset {ruleset!r}")
+        err.print(f"ledger: unknown ruleset {ruleset!r} (registered: {', '.join(ruleset_names())})")
         raise typer.Exit(exitcodes.USAGE)
 
 

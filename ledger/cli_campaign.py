@@ -8,7 +8,6 @@ world)."""
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 from typing import Optional
 
@@ -58,18 +57,20 @@ def _load(arg: str):
 
 
 def _store_of(arg: str, db: Optional[Path]) -> Optional[Path]:
-    """The store to read campaign `arg` from, or None to read a campaign file: a path to a file
-    (or a *.json name) is a file; else the --db store (unless it knows no such campaign and the
-    file NAME.campaign.json exists); else NAME.campaign.json; else ./ledger.duckdb if present."""
+    """The store to read campaign `arg` from, or None to read a campaign file. With --db, `arg`
+    is a campaign of the store, unless the store knows no such campaign and `arg` (or
+    NAME.campaign.json) is a file. Without it, a file (or a *.json name) is a campaign file, else
+    NAME.campaign.json, else ./ledger.duckdb if present. A directory is never a campaign file
+    (#16: a folder `earth/` beside the store shadowed the stored campaign `earth`)."""
     from ledger.campaign import campaign_path
     given = Path(arg)
-    if given.suffix == ".json" or given.exists():
-        return None
     if db is not None:
-        if campaign_path(arg).exists() and not _store_knows(db, arg):
+        if (given.is_file() or campaign_path(arg).is_file()) and not _store_knows(db, arg):
             return None
         return db
-    if campaign_path(arg).exists() or not Path("ledger.duckdb").exists():
+    if given.suffix == ".json" or given.is_file():
+        return None
+    if campaign_path(arg).is_file() or not Path("ledger.duckdb").is_file():
         return None
     return Path("ledger.duckdb")
 
@@ -109,35 +110,26 @@ def new(
     db: Optional[Path] = typer.Option(None, "--db", help="Create the campaign in this store (a "
                                       "DuckDB file) instead of a file: its game 1 must then start "
                                       "from this world when it is ingested."),
+    ruleset: Optional[str] = typer.Option(None, "--ruleset", help="The ruleset of the campaign "
+                                          "(default: the one ruleset that plays campaigns)."),
     as_json: bool = JsonOpt,
 ) -> None:
     """Start a campaign: the world customized "Before your first game".
 
     Example: ledger campaign new earth --seed 7
     """
-    from engine.risk_legacy import world as W
-    from engine.risk_legacy.board import FACTIONS, default_data
-    from ledger.campaign import SUFFIX, new_campaign, save_campaign
-    from engine.risk_legacy.sim import random_world
+    from ledger.campaign import SUFFIX, save_campaign
 
-    data = default_data()
+    hooks = _campaign_hooks(ruleset)
     path = out or Path(f"{name}{SUFFIX}")
     if db is None and path.exists():
         err.print(f"ledger: {path} exists; a campaign is created once")
         raise typer.Exit(exitcodes.USAGE)
-    rng = random.Random(f"ledger-campaign-new:{seed}:{name}")
-    drawn = random_world(data, rng)
-    chosen: dict = {f: drawn.powers[f] for f in FACTIONS}
-    for f, p in _pairs(powers, "--powers").items():
-        chosen[f] = int(p) if p in ("0", "1") else p
-    if stickers:
-        placed = {k: int(v) if v.isdigit() else -1 for k, v in _pairs(stickers, "--stickers").items()}
-    else:
-        placed = {c: n - 1 for c, n in drawn.resources.items() if n > 1}
-    problems, c = new_campaign(name, chosen, placed, data)
+    problems, c = hooks.customize(name, seed, _pairs(powers, "--powers"),
+                                  _pairs(stickers, "--stickers") if stickers else None, None)
     if problems:
         for p in problems:
-            err.print(f"ledger: RL-CUSTOMIZE: {p}")
+            err.print(f"ledger: {p}")
         raise typer.Exit(exitcodes.FINDINGS)
     if db is not None:
         _create_in_store(db, c)
@@ -150,22 +142,34 @@ def new(
             raise typer.Exit(exitcodes.UNREADABLE)
     if as_json:
         _emit_json({"file": None if db is not None else str(path), "db": str(db) if db else None,
-                    "name": name, "world": W.world_digest(c.world), "setup": c.setup})
+                    "name": name, "ruleset": c.ruleset, "world": hooks.world_digest(c.world),
+                    "setup": c.setup})
         return
-    typer.echo(f"created campaign {name!r} in {path}; world {W.world_digest(c.world)[:16]}...")
+    typer.echo(f"created campaign {name!r} in {path}; world {hooks.world_digest(c.world)[:16]}...")
     typer.echo("starting powers: " + ", ".join(f"{f} {p}" for f, p in c.setup["powers"].items()))
     typer.echo("coin stickers: " + ", ".join(f"{k} +{v}" for k, v in c.setup["stickers"].items()))
     where = f"{name} --db {db}" if db is not None else str(path)
     typer.echo(f"next: write game 1 starting from this world (ledger campaign next {where} --players a,b,c)")
 
 
+def _campaign_hooks(ruleset: Optional[str]):
+    """The campaign hooks of `ruleset` (None: the one ruleset that plays campaigns)."""
+    from ledger.campaign import CampaignError, hooks_of
+    try:
+        return hooks_of(ruleset)
+    except CampaignError as exc:
+        err.print(f"ledger: {exc}")
+        raise typer.Exit(exitcodes.USAGE)
+
+
 def _create_in_store(db: Path, c) -> None:
-    from engine.risk_legacy import world as W
     from ledger.cli_store import _open
     from ledger.store import StoreError
+    hooks = _campaign_hooks(c.ruleset)
     store = _open(db)
     try:
-        store.create_campaign(c.name, W.world_to_dict(c.world0), c.setup)
+        store.create_campaign(c.name, c.ruleset, hooks.world_doc(c.world0),
+                              hooks.world_digest(c.world0), c.setup)
     except StoreError as exc:
         err.print(f"ledger: {exc}")
         raise typer.Exit(exitcodes.USAGE)

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
+from engine.core.ruleset import get_ruleset, ruleset_names
 from replay.logfile import LogFileError, LogProblem, LogRead, read_log
 from ledger.parallel import MIN_FILES, ordered_map, worth_it
 from ledger.store import (DEFAULT_BATCH_EVENTS, EventStore, IngestOutcome, Reject, judge_for_store,
@@ -86,24 +87,23 @@ def log_paths(paths: Iterable[str | Path]) -> list[Path]:
 
 
 def campaign_game_of(path: Path) -> tuple[str, int] | None:
-    """(campaign, game number) named by the GameStarted on a log's first line, when it is a Risk
-    Legacy campaign game; None for any other file (or one that cannot be read)."""
+    """(campaign, game number) claimed by the first event on a log's first line, when its ruleset
+    plays campaigns (the ruleset's campaign `claim`); None for any other file (or one that cannot
+    be read)."""
     try:
         with path.open("rb") as f:
             first = f.readline(1 << 20)
     except OSError:
         return None
-    if b"risk-legacy" not in first or b'"campaign"' not in first:
+    if b'"campaign"' not in first:
         return None
     try:
         payload = json.loads(first.removeprefix(b"\xef\xbb\xbf")).get("payload") or {}
-        camp = payload.get("campaign") if payload.get("ruleset") == "risk-legacy" else None
-    except (ValueError, AttributeError):
+        name = payload.get("ruleset")
+        hooks = get_ruleset(name).campaign if isinstance(name, str) and name in ruleset_names() else None
+        return hooks.claim(payload) if hooks is not None else None
+    except (ValueError, AttributeError, TypeError, RecursionError):
         return None
-    if isinstance(camp, dict) and isinstance(camp.get("name"), str) \
-            and isinstance(camp.get("game"), int) and not isinstance(camp.get("game"), bool):
-        return camp["name"], camp["game"]
-    return None
 
 
 def in_campaign_order(files: Sequence[Path]) -> list[Path]:

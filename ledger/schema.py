@@ -7,15 +7,34 @@ from typing import Literal, Optional, Union
 from pydantic import ConfigDict, Field, TypeAdapter, create_model
 
 from engine import get_ruleset
+from engine.core.ruleset import ruleset_names
 
 
-def log_line_schema(ruleset: str) -> dict:
-    """One schema for any line of a `ruleset` log: the envelope, discriminated by "type"."""
+def log_line_schema(ruleset: str | None = None) -> dict:
+    """One schema for any line of a `ruleset` log (None: of a log of any registered ruleset): the
+    envelope, discriminated by "type". KeyError for a ruleset that is not registered."""
+    names = [ruleset] if ruleset is not None else ruleset_names()
+    variants = []
+    for name in names:
+        variants += _line_models(name, prefix="" if ruleset is not None else
+                                 "".join(part.title() for part in name.replace("_", "-").split("-")))
+    union = Union[tuple(variants)]  # type: ignore[valid-type]
+    schema = TypeAdapter(union).json_schema(by_alias=True)
+    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
+    schema["title"] = ("ledger log line, format version 1, " +
+                       (f"ruleset {ruleset}" if ruleset is not None else "rulesets " + ", ".join(names)))
+    schema["description"] = ("One JSON object per line. See docs/log-format.md for the hash chain, "
+                             "commitments and the meaning of each event.")
+    return schema
+
+
+def _line_models(ruleset: str, prefix: str) -> list:
+    """A pydantic model of a line per event type of `ruleset` (named `prefix` + type + "Line")."""
     rs = get_ruleset(ruleset)
     variants = []
     for type_name, payload in rs.payload_models.items():
         model = create_model(
-            type_name + "Line",
+            prefix + type_name + "Line",
             __config__=ConfigDict(extra="forbid", title=type_name),
             v=(Literal[1], Field(description="log format version")),
             game=(str, Field(min_length=1, description="game id, the same on every line")),
@@ -28,10 +47,4 @@ def log_line_schema(ruleset: str) -> dict:
             hash=(Optional[str], Field(None, description="sha256 of this line's canonical JSON without 'hash'")),
         )
         variants.append(model)
-    union = Union[tuple(variants)]  # type: ignore[valid-type]
-    schema = TypeAdapter(union).json_schema(by_alias=True)
-    schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
-    schema["title"] = f"ledger log line, format version 1, ruleset {ruleset}"
-    schema["description"] = ("One JSON object per line. See docs/log-format.md for the hash chain, "
-                             "commitments and the meaning of each event.")
-    return schema
+    return variants

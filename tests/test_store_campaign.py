@@ -275,7 +275,9 @@ def test_campaign_new_in_the_store_fixes_the_world_game_1_must_start_from(tmp_pa
         assert finding.rule == "RL-CAMPAIGN-WORLD" and "the campaign's first world" in finding.message
     assert run("campaign", "new", "earth", "--db", str(db)).exit_code == exitcodes.USAGE
     with open_store(tmp_path / "t.duckdb") as store:                   # the samples' own world
-        store.create_campaign("earth", _world0(), setup_of(W.world_from_dict(_world0())))
+        store.create_campaign("earth", "risk-legacy", _world0(),
+                              W.world_digest(W.world_from_dict(_world0())),
+                              setup_of(W.world_from_dict(_world0())))
         ingest_paths(store, [GAMES[0]])
         assert links(store)["earth-01"] == (1, "fits", None, [])
 
@@ -327,8 +329,27 @@ def test_cli_campaign_show_tells_the_games_not_in_the_history(db):
     with open_store(db) as store:
         ingest_paths(store, [WRONG_WORLD, RECRUIT])
     out = run("campaign", "show", "earth", "--db", str(db)).output
-    assert "Game 6 (earth-06-wrong-world" in out and "! RL-CAMPAIGN-WORLD" in out
+    # a wrong-world game is stored and shown, but never in the history, and the world stays
+    # the one game 5 left (#16: it used to be folded in)
+    assert "Game 6 (earth-06-wrong-world" not in out and "5 games played" in out
+    assert "game 6: earth-06-wrong-world (it does not start from the world the game before it left)" in out
+    assert "! RL-CAMPAIGN-WORLD" in out and "Next: game 6" in out
     assert "game 2: earth-02-recruit-count (a duplicate)" in out
+
+
+def test_RL_CAMPAIGN_WORLD_a_wrong_world_game_never_advances_the_stored_world(db):
+    """#16: after a wrong-world game 6 the next game starts from game 5's world (with game 2's
+    scars), and a game 7 that starts from the wrong game's world is not counted either."""
+    with open_store(db) as store:
+        ingest_paths(store, [WRONG_WORLD])
+    five = json.loads(run("campaign", "show", "earth", "--db", str(db), "--json").output)
+    assert five["games_played"] == 5 and five["next_game"] == 6
+    assert five["world_digest"] == FILE.games[-1]["world_after"]
+    scars = {t: x["scar"] for t, x in five["world"]["territories"].items() if "scar" in x}
+    assert scars["central_america"] == "ammo_shortage" and scars["egypt"] == "bunker"   # game 2's
+    nxt = json.loads(run("campaign", "next", "earth", "--db", str(db), "--players", "ann,bob").output)
+    assert nxt["payload"]["campaign"]["game"] == 6
+    assert nxt["payload"]["campaign"]["world"] == FILE.games[-1]["world_after"]
 
 
 def test_cli_campaign_audit_and_next_from_the_store(five_db):
@@ -396,8 +417,10 @@ def test_a_new_user_ingests_the_samples_and_audit_catches_each_broken_game(tmp_p
         r = run("audit", game, "--db", db)
         assert r.exit_code == exitcodes.FINDINGS and f": {rule}: " in r.output, (game, r.output)
     shown = json.loads(run("campaign", "show", "earth", "--db", db, "--json").output)
+    # the wrong-world game 6 is stored and listed, never counted in the history (#16)
     assert [g["game_id"] for g in shown["games"]] == \
-        ["earth-01", "earth-02", "earth-03", "earth-04", "earth-05", "earth-06-wrong-world"]
+        ["earth-01", "earth-02", "earth-03", "earth-04", "earth-05"]
+    assert {g["game_id"]: g["status"] for g in shown["stored_games"]}["earth-06-wrong-world"] == "wrong-world"
 
 
 def test_auditing_a_file_against_the_store_checks_its_campaign(db, tmp_path):
@@ -415,3 +438,38 @@ def test_auditing_a_file_against_the_store_checks_its_campaign(db, tmp_path):
     with open_store(tmp_path / "other.duckdb"):
         pass
     assert run("audit", wrong, "--db", str(tmp_path / "other.duckdb")).exit_code == exitcodes.OK
+
+
+def test_a_folder_named_like_the_campaign_never_shadows_the_stored_one(five_db, tmp_path, monkeypatch):
+    """#16: `campaign show|audit|next NAME --db DB` read a folder NAME in the working directory
+    as a campaign file ("earth: not a campaign file (Is a directory)")."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "earth").mkdir()
+    (tmp_path / "earth.campaign.json").mkdir()       # even a folder with the file's name
+    r = run("campaign", "show", "earth", "--db", str(five_db))
+    assert r.exit_code == 0 and "5 games played" in r.output, r.output
+    r = run("campaign", "audit", "earth", "--db", str(five_db))
+    assert r.exit_code == 0 and r.output.count(": clean") == 5, r.output
+    r = run("campaign", "next", "earth", "--db", str(five_db), "--players", "ann,bob")
+    assert r.exit_code == 0 and json.loads(r.output)["payload"]["campaign"]["game"] == 6
+    # without --db a folder is named as what it is
+    r = run("campaign", "show", "earth")
+    assert r.exit_code == exitcodes.UNREADABLE and "is a directory" in r.output, r.output
+
+
+def test_a_wrong_world_game_never_advances_a_campaign_file_audit(tmp_path):
+    """#16's sibling in the file audit: a game recorded as game 6 that starts from the wrong world
+    is a finding, and the world the audit carries on with stays the one game 5 left (so the file's
+    world, game 5's, is the world its games leave: no second finding)."""
+    doc = json.loads((LEGACY / "earth.campaign.json").read_text("utf-8"))
+    for g in doc["games"]:
+        g["log"] = str(LEGACY / g["log"])
+    doc["games"].append({**doc["games"][-1], "game": 6, "log": str(WRONG_WORLD),
+                         "head": read_log(WRONG_WORLD).events[-1].hash})
+    path = tmp_path / "earth.campaign.json"
+    path.write_text(json.dumps(doc), "utf-8")
+    r = run("campaign", "audit", str(path), "--json")
+    assert r.exit_code == exitcodes.FINDINGS
+    games = json.loads(r.output)["games"]
+    assert [f["rule"] for f in games[-1]["findings"]] == ["RL-CAMPAIGN-WORLD"]
+    assert "Central America" in games[-1]["findings"][0]["message"]

@@ -22,8 +22,11 @@ class CampaignHooks:
     """A campaign from its file's document; ValueError naming what is wrong."""
     new: Callable[..., tuple[list[str], Any]]
     """(name, powers, stickers, data) -> (problems, a campaign at the world before game 1)."""
-    new_from_seed: Callable[[str, int, Any], tuple[Any, dict]]
-    """(name, seed, data) -> (a campaign customized at random, the choices made)."""
+    customize: Callable[..., tuple[list[str], Any]]
+    """(name, seed, powers, stickers, data) -> (problems, a campaign at the world before game 1):
+    the choices the players made (`powers`, `stickers`: the words of the command line, key ->
+    value) and the rest drawn at random from `seed` as the rulebook suggests. Each problem names
+    the rule it breaks ("RULE-ID: ...")."""
     world_of: Callable[[Any], Any]
     """The world a game's final state leaves."""
     world_digest: Callable[[Any], str]
@@ -45,5 +48,14 @@ class CampaignHooks:
     """(campaign, players, dice=None, data=None) -> the next game's start payload."""
     finding: Callable[..., Any]
     """(file, rule id, message, line=1, seq=0) -> a Finding on the game's start claim."""
+    game_type: type
+    """The linked game's record type (fields game_id, campaign, game, start_digest, end_digest,
+    start_world, end_world, own_findings, stored, file), as `game_of` makes it; the store rebuilds
+    stored games with it."""
+    order_rule: str
+    """The rule a game breaks when it is not the campaign's next game (wrong number or name,
+    unreadable, a duplicate, changed since it was added)."""
+    world_rule: str
+    """The rule a game breaks when it does not start from the world the game before it left."""
     simulate: Callable[[str, int, int], tuple[Any, Iterator[Any]]] | None = None
     """(name, games, seed) -> (the campaign before game 1, the played games with `envelopes`)."""

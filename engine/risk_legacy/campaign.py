@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
-from typing import Any, Iterator
+from typing import Any, Iterator, Mapping
 
 from engine.core.campaign import CampaignHooks
 from engine.core.rules import Finding
@@ -92,7 +92,7 @@ def claim(start: Any) -> tuple[str, int] | None:
     """(campaign name, game number) a GameStarted payload claims, or None."""
     camp = start.get("campaign") if isinstance(start, dict) else None
     if not isinstance(camp, dict) or not isinstance(camp.get("name"), str) \
-            or not isinstance(camp.get("game"), int):
+            or not isinstance(camp.get("game"), int) or isinstance(camp.get("game"), bool):
         return None
     return camp["name"], camp["game"]
 
@@ -292,15 +292,22 @@ def link_campaign(name: str, games: list[CampaignGame], world0: dict | None = No
         by_no.setdefault(g.game, []).append(i)
     links: list[Link] = [Link("fits", None, [])] * len(games)
     counted: dict[int, CampaignGame] = {}
+    misfits: dict[int, CampaignGame] = {}
     for n in sorted(by_no):
         claim = by_no[n]
         prev = counted.get(n - 1)
-        waiting = _waiting(name, n, prev)
+        waiting = _waiting(name, n, prev, misfits.get(n - 1))
         found = {i: [] if waiting else _start_findings(name, games[i], prev, first, data)
                  for i in claim}
         chosen = min(claim, key=lambda i: (bool(found[i]), games[i].end_digest is None,
                                            games[i].own_findings > 0, games[i].stored, i))
-        counted[n] = games[chosen]
+        if not found[chosen]:
+            # only a game that starts from the right world (or waits to be checked) advances the
+            # campaign's world: after a wrong-world game N, game N+1 waits for a game N that fits
+            # (RL-CAMPAIGN-WORLD)
+            counted[n] = games[chosen]
+        else:
+            misfits[n] = games[chosen]
         for i in claim:
             g = games[i]
             if i != chosen:
@@ -316,10 +323,15 @@ def link_campaign(name: str, games: list[CampaignGame], world0: dict | None = No
     return links
 
 
-def _waiting(name: str, n: int, prev: CampaignGame | None) -> str | None:
-    """Why game `n` cannot be checked yet (its predecessor `prev` is missing or not over), or None."""
+def _waiting(name: str, n: int, prev: CampaignGame | None, misfit: CampaignGame | None = None) -> str | None:
+    """Why game `n` cannot be checked yet (its predecessor `prev` is missing or not over, or the
+    only game n-1 stored, `misfit`, does not fit the campaign), or None."""
     if n == 1:
         return None
+    if prev is None and misfit is not None:
+        return (f"waiting for game {n - 1} of {name!r}: the stored game {n - 1} ({misfit.game_id}) "
+                f"does not start from the world game {n - 2} left, so it does not continue the "
+                f"campaign, and the world game {n} should start from is not known")
     if prev is None:
         return (f"waiting for game {n - 1} of {name!r}: the store holds no game {n - 1}, so the world "
                 f"game {n} starts from cannot be checked yet (it is, when game {n - 1} is stored)")
@@ -402,12 +414,26 @@ def next_game_start(c: Campaign, players: list[str], *, dice: dict | None = None
     return payload
 
 
-def new_from_seed(name: str, seed: int, data: GameData | None = None) -> tuple[Campaign, dict]:
-    """A campaign customized at random "Before your first game" (seeded): (it, the choices)."""
+def customize(name: str, seed: int, powers: Mapping[str, str] | None = None,
+              stickers: Mapping[str, str] | None = None,
+              data: GameData | None = None) -> tuple[list[str], Campaign]:
+    """A campaign customized "Before your first game": each faction's starting power (a power id,
+    or "0"/"1" for the first or second of its two cards) where `powers` names one, else a coin
+    flip; the 12 coin stickers as `stickers` places them (card -> count), else at random as the
+    rulebook suggests. The flips and the random stickers come from `seed` (same seed, same world).
+    (problems, campaign): each problem names RL-CUSTOMIZE."""
     from engine.risk_legacy.sim import random_world
     data = data or default_data()
     drawn = random_world(data, random.Random(f"ledger-campaign-new:{seed}:{name}"))
-    return drawn, {f: drawn.powers[f] for f in FACTIONS}
+    chosen: dict[str, Any] = {f: drawn.powers[f] for f in FACTIONS}
+    for f, p in (powers or {}).items():
+        chosen[f] = int(p) if p in ("0", "1") else p
+    if stickers:
+        placed = {k: int(v) if str(v).isdigit() else -1 for k, v in stickers.items()}
+    else:
+        placed = {c: n - 1 for c, n in drawn.resources.items() if n > 1}
+    problems, c = new_campaign(name, chosen, placed, data)
+    return [f"RL-CUSTOMIZE: {p}" for p in problems], c
 
 
 def from_store(name: str, data_digest: str | None, setup: dict | None, world0: dict | None,
@@ -436,9 +462,10 @@ def simulate(name: str, games: int, seed: int) -> tuple[Campaign, Iterator[Any]]
 
 
 HOOKS = CampaignHooks(
-    claim=claim, from_dict=campaign_from_dict, new=new_campaign, new_from_seed=new_from_seed,
+    claim=claim, from_dict=campaign_from_dict, new=new_campaign, customize=customize,
     world_of=world_of, world_digest=W.world_digest, world_doc=W.world_to_dict,
     fits=campaign_findings, game_record=_game_record, game_of=campaign_game, link=link_campaign,
     from_store=from_store, history=history, history_lines=history_lines, next_start=next_game_start,
-    finding=_finding, simulate=simulate,
+    finding=_finding, game_type=CampaignGame, order_rule="RL-CAMPAIGN-ORDER",
+    world_rule="RL-CAMPAIGN-WORLD", simulate=simulate,
 )

@@ -1,15 +1,13 @@
-"""Risk Legacy campaigns in the store: the campaign tables, and linking each stored game into the
-campaign it names (`ledger.campaign.link_campaign`, imported when a campaign is linked: the store
-never imports ledger.campaign at module level, and ledger.campaign never imports the store).
-
-Kept as it is in its own module: it moves to the ruleset's campaign hooks later.
-"""
+"""Campaigns in the store: the campaign tables, and linking each stored game into the campaign it
+names. What a campaign is and how its games link is the ruleset's (`Ruleset.campaign`, the
+engine.core.campaign.CampaignHooks reached through ledger.campaign.hooks_of, imported when a
+campaign is linked: ledger.campaign never imports the store)."""
 
 from __future__ import annotations
 
 import json
 from datetime import datetime
-from typing import Optional
+from typing import Any, Optional
 
 import polars as pl
 from pydantic import NaiveDatetime
@@ -17,14 +15,13 @@ from sqlalchemy import JSON, Column
 from sqlmodel import Field, Session, SQLModel, select
 
 from ledger.store.errors import StoreError
-from ledger.store.interface import IngestOutcome
 from ledger.store.mapper import _ArrowStream, _Batch, _now
 
-# --- campaigns: Risk Legacy games linked into the campaigns they name -----------------------------
+# --- campaigns: games linked into the campaigns they name -------------------------------------------
 #
-# A Risk Legacy game whose GameStarted names a campaign ({name, game, world}) gets a campaign_games
+# A game of a ruleset with campaign hooks whose first event names a campaign gets a campaign_games
 # row when it is judged, and the campaign is linked again in the same transaction
-# (ledger.campaign.link_campaign): which stored game is game N, whether it starts from the world
+# (the ruleset's `link`): which stored game is game N, whether it starts from the world
 # game N-1 left, what it waits for. Rows of campaign_games and campaign_findings are replaced
 # whenever the campaign is linked again; campaigns rows are kept.
 
@@ -35,7 +32,7 @@ class CampaignRow(SQLModel, table=True):
 
     __tablename__ = "campaigns"
     name: str = Field(primary_key=True)
-    ruleset: str = "risk-legacy"
+    ruleset: str                               # the ruleset whose campaign hooks link its games
     world0: Optional[dict] = Field(default=None, sa_column=Column(JSON))   # None: game 1 shows it
     world0_digest: Optional[str] = None
     setup: Optional[dict] = Field(default=None, sa_column=Column(JSON))    # powers, stickers
@@ -62,8 +59,7 @@ class CampaignGameRow(SQLModel, table=True):
 
 
 class CampaignFindingRow(SQLModel, table=True):
-    """A campaign finding of a stored game (RL-CAMPAIGN-WORLD, RL-CAMPAIGN-ORDER, RL-CUSTOMIZE),
-    about its GameStarted; reported with the game's own findings by audit and verify."""
+    """A campaign finding of a stored game (the ruleset's campaign rules), about its first event; reported with the game's own findings by audit and verify."""
 
     __tablename__ = "campaign_findings"
     game_id: str = Field(primary_key=True)
@@ -98,7 +94,7 @@ def _report_links(batch: _Batch) -> None:
     """Tell each stored outcome of the batch its campaign link (its findings count with the
     game's), and give the other games whose link changed to the batch's last game of their
     campaign."""
-    last: dict[str, IngestOutcome] = {}
+    last: dict[str, Any] = {}   # campaign -> the batch's IngestOutcome of its last game
     for outcome in batch.outcomes:
         link = batch.links.get(outcome.game_id) if outcome.status in ("new", "extended") else None
         if link is not None:
@@ -141,7 +137,7 @@ class CampaignLinks:
         stamp = _now()
         for name in sorted(fresh):
             con.execute("INSERT INTO campaigns (name, ruleset, created_at) VALUES (?, ?, ?) "
-                        "ON CONFLICT DO NOTHING", [name, "risk-legacy", stamp]).fetchall()
+                        "ON CONFLICT DO NOTHING", [name, fresh[name][0]["ruleset"], stamp]).fetchall()
         for name in sorted(touched):
             self._link(name, fresh.get(name, []), batch, stamp)
 
@@ -149,17 +145,19 @@ class CampaignLinks:
         """Link campaign `name` again: the stored games' rows and the `fresh` ones (written
         here, whole); a stored game's row and findings are rewritten only when its link changed,
         and then listed in `batch.relinked`."""
-        from ledger.campaign import CampaignGame, link_campaign
+        from ledger.campaign import hooks_of
 
         con = self._con
-        first = self._one("SELECT world0::VARCHAR FROM campaigns WHERE name = ?", [name])
+        first = self._one("SELECT world0::VARCHAR, ruleset FROM campaigns WHERE name = ?", [name])
         world0 = json.loads(first[0]) if first and first[0] is not None else None
+        hooks = hooks_of(first[1] if first else (fresh[0]["ruleset"] if fresh else None))
         stored = con.execute(
             "SELECT game_id, game_no, world_before, world_after, start_world::VARCHAR, "
             "end_world::VARCHAR, status, waiting_for FROM campaign_games WHERE campaign = ?",
             [name]).fetchall()
         rows = [dict(zip(("game_id", "game_no", "world_before", "world_after", "start_world",
-                          "end_world", "status", "waiting_for"), r)) for r in stored] + fresh
+                          "end_world", "status", "waiting_for"), r)) for r in stored] + \
+            [{k: v for k, v in r.items() if k != "ruleset"} for r in fresh]
         if not rows:
             return
         judged = {r[0]: (r[1], r[2]) for r in con.execute(
@@ -173,12 +171,12 @@ class CampaignLinks:
         games = []
         for r in rows:
             own, at = judged.get(r["game_id"], (0, None))
-            games.append(CampaignGame(
+            games.append(hooks.game_type(
                 r["game_id"], name, r["game_no"], r["world_before"], r["world_after"],
                 json.loads(r["start_world"]) if r["start_world"] is not None else None,
                 json.loads(r["end_world"]) if r["end_world"] is not None else None,
                 own or 0, (0, at.isoformat() if at is not None else "", r["game_id"])))
-        links = link_campaign(name, games, world0)
+        links = hooks.link(name, games, world0, None)
         new_rows, findings, changed = [], [], []
         is_fresh = {r["game_id"] for r in fresh}
         for r, link in zip(rows, links):
@@ -246,11 +244,10 @@ class CampaignLinks:
             return list(session.exec(select(CampaignFindingRow).where(
                 CampaignFindingRow.game_id == game_id).order_by(CampaignFindingRow.idx)).all())
 
-    def create_campaign(self, name: str, world0: dict, setup: dict) -> None:
-        from engine.risk_legacy import world as W
-
+    def create_campaign(self, name: str, ruleset: str, world0: dict, world0_digest: str,
+                        setup: dict) -> None:
         self._writable()
-        digest = W.world_digest(W.world_from_dict(world0))
+        digest = world0_digest
         with self._transaction() as con:
             row = self._one("SELECT world0_digest FROM campaigns WHERE name = ?", [name])
             if row is not None and row[0] is not None:
@@ -259,7 +256,7 @@ class CampaignLinks:
             if row is None:
                 con.execute("INSERT INTO campaigns (name, ruleset, world0, world0_digest, setup, "
                             "created_at) VALUES (?, ?, ?::JSON, ?, ?::JSON, ?)",
-                            [name, "risk-legacy", json.dumps(world0), digest, json.dumps(setup),
+                            [name, ruleset, json.dumps(world0), digest, json.dumps(setup),
                              _now()]).fetchall()
             else:
                 con.execute("UPDATE campaigns SET world0 = ?::JSON, world0_digest = ?, "

@@ -237,8 +237,10 @@ class EventStore(ABC):
         """The campaign findings of a stored game, as its campaign was last linked."""
 
     @abstractmethod
-    def create_campaign(self, name: str, world0: dict, setup: dict) -> None:
-        """Record a campaign's first world (the world its game 1 must start from) and link its
+    def create_campaign(self, name: str, ruleset: str, world0: dict, world0_digest: str,
+                        setup: dict) -> None:
+        """Record a campaign of `ruleset` with its first world (the world its game 1 must start
+        from: the document and its digest, as the ruleset's campaign hooks make them) and link its
         stored games again. StoreError if the campaign already has a first world."""
 
     @abstractmethod

@@ -14,6 +14,7 @@ import polars as pl
 from ledger.store.interface import IngestOutcome, Reject
 from ledger.store.refusals import _refusal, _stored_form
 from replay.logfile import LogRead, RawEvent
+from engine.core.ruleset import get_ruleset, ruleset_names
 
 _EVENT_SCHEMA = {"game_id": pl.String, "seq": pl.Int32, "type": pl.String, "actor": pl.String,
                  "at": pl.String, "prev": pl.String, "hash": pl.String, "raw": pl.String}
@@ -228,9 +229,9 @@ def _judgement_rows(read: LogRead, j: Any, *, event_count: int | None = None,
 
 
 def _campaign_row(read: LogRead, j: Any) -> dict[str, Any] | None:
-    """The campaign_games row of a judged Risk Legacy game that names a campaign (its link columns
-    are filled when the campaign is linked), or None."""
-    if getattr(j, "ruleset", None) != "risk-legacy" or getattr(j, "final_state", None) is None:
+    """The campaign_games row of a judged game that names a campaign of its ruleset (its link
+    columns are filled when the campaign is linked), or None."""
+    if getattr(j, "final_state", None) is None or not _plays_campaigns(getattr(j, "ruleset", None)):
         return None
     from ledger.campaign import campaign_game
 
@@ -238,13 +239,20 @@ def _campaign_row(read: LogRead, j: Any) -> dict[str, Any] | None:
     if found is None:
         return None
     g, record = found
-    return {"game_id": g.game_id, "campaign": g.campaign, "game_no": g.game,
+    return {"game_id": g.game_id, "ruleset": j.ruleset, "campaign": g.campaign, "game_no": g.game,
             "world_before": g.start_digest, "world_after": g.end_digest,
             "start_world": json.dumps(g.start_world) if g.start_world is not None else None,
             "end_world": json.dumps(g.end_world) if g.end_world is not None else None,
             "record": json.dumps(record, ensure_ascii=False, default=str)}
 
 
+
+
+def _plays_campaigns(ruleset: str | None) -> bool:
+    """Does `ruleset` (a registered one) play campaigns?"""
+    if ruleset is None or ruleset not in ruleset_names():
+        return False
+    return get_ruleset(ruleset).campaign is not None
 
 
 class _ArrowStream:
