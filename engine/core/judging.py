@@ -83,3 +83,83 @@ def seed_revealed(s: State, seed: str, c: Verdicts, rule: str,
     if check_unchecked is None:
         return check_logged_dice(s, seed, c, rule)
     return check_unchecked(s, seed, c)
+
+
+# --- who may act: the gate every ruleset's `step` and turn handlers pass an event through ------
+
+def admit(s: State, e: Any, c: Verdicts, handlers: dict, *, start_event: str, table_events: frozenset,
+          flow_rule: str, actor_rule: str, no_actor: str = "{type} must name the acting player",
+          eliminated_may: frozenset = frozenset()) -> Callable | None:
+    """The handler of event `e`, or None (skipped, with the finding in `c`) when no handler takes
+    it (`flow_rule`: an unknown type, or the start event again), when it names someone who is not
+    a player, or when a player's event names no player or an eliminated one (`actor_rule`; the
+    types in `eliminated_may` an eliminated player still logs). `s` has `players` (each with
+    `eliminated`) and `seats`; `no_actor` is the message's template ({type}, {actor}, {seats})."""
+    handler = handlers.get(e.type)
+    if handler is None or e.type == start_event:
+        c.skip(flow_rule, "the game has already started" if e.type == start_event else f"{e.type} is not expected here")
+        return None
+    if e.actor is not None and e.actor not in s.players:
+        c.skip(actor_rule, f"{e.actor!r} is not a player of this game ({', '.join(s.seats)})")
+        return None
+    if e.type not in table_events:
+        if e.actor is None:
+            c.skip(actor_rule, no_actor.format(type=e.type, actor=e.actor, seats=", ".join(s.seats)))
+            return None
+        if s.players[e.actor].eliminated and e.type not in eliminated_may:
+            c.skip(actor_rule, f"{e.actor} has been eliminated and no longer plays")
+            return None
+    return handler
+
+
+def acting(flow: Any, actor: str | None, c: Verdicts, phase: str, flow_rule: str, flow_says: str,
+           turn_rule: str, turn_says: str) -> bool:
+    """Is `actor` acting in `phase` when it is their turn (`flow.current`)? If not, the event is
+    skipped with `flow_rule` (wrong phase) or `turn_rule` (another's turn); the messages are
+    templates of {phase}, {current}, {actor} and {turn} (flow.turn when the flow has one),
+    formatted only when they are said."""
+    if flow.phase != phase:
+        c.skip(flow_rule, flow_says.format(phase=flow.phase, current=flow.current, actor=actor,
+                                           turn=getattr(flow, "turn", None)))
+        return False
+    if actor != flow.current:
+        c.skip(turn_rule, turn_says.format(phase=flow.phase, current=flow.current, actor=actor,
+                                           turn=getattr(flow, "turn", None)))
+        return False
+    return True
+
+
+def roll_off(s: State, rolls: dict[str, list[int]], tied: tuple[str, ...], c: Verdicts, rule: str,
+             faces_rule: str, one_die: str, roll: Callable[[State, list[int], Verdicts], State]
+             ) -> tuple[State, tuple[str, ...], int] | None:
+    """A roll-off among the `tied` players, each rolling one die: (the state with the dice logged
+    by `roll`, the players who rolled highest, that number), or None (skipped) when the log rolls
+    for others than the tied players (`rule`), not one die each (`rule`, message `one_die`), or a
+    die shows no face (`faces_rule`). Notes "Roll-off: ...". Who wins a tie is the ruleset's."""
+    if set(rolls) != set(tied):
+        return c.skip(rule, f"the roll-off is between {', '.join(tied)}; the log rolls for "
+                      f"{', '.join(rolls) or 'nobody'}")
+    if any(len(d) != 1 for d in rolls.values()):
+        return c.skip(rule, f"{one_die}; got {dict(rolls)!r}")
+    if bad_faces(rolls):
+        return c.skip(faces_rule, f"dice must show 1-6; got {dict(rolls)!r}")
+    s = roll(s, seat_ordered(s, rolls), c)
+    top = max(d[0] for d in rolls.values())
+    c.note("Roll-off: " + ", ".join(f"{p} {rolls[p][0]}" for p in tied))
+    return s, tuple(p for p in tied if rolls[p][0] == top), top
+
+
+def resolve_name(data: Any, name: str, c: Verdicts, name_rule: str, what: str = "territory",
+                 expect: str | None = None, wrong_rule: str = "",
+                 wrong: Callable[[str], str] | None = None) -> str | None:
+    """The board's id of a territory `name` as a log writes it (`data.resolve`), or None (the
+    event skipped) when no territory has that name (`name_rule`) or, with `expect`, when it is
+    another territory than the one the rules call for (`wrong_rule`, message `wrong(id)`)."""
+    t = data.resolve(name)
+    if t is None:
+        c.skip(name_rule, f"{what} {name!r} is not on the board")
+        return None
+    if expect is not None and t != expect:
+        c.skip(wrong_rule, wrong(t) if wrong is not None else f"{what} {name!r} is not {expect!r}")
+        return None
+    return t

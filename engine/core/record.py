@@ -67,3 +67,22 @@ class LogRecorder:
     def sealed(self) -> list[dict]:
         """The envelopes so far, chained (`seal`)."""
         return seal(self.envelopes)
+
+
+class SimulationError(RuntimeError):
+    """A bot chose a move the rules refuse (a bug in a simulator, never in a log)."""
+
+
+def judged_next(step: Any, payloads: Any, state: Any, rec: LogRecorder, type_: str,
+                actor: str | None, payload: dict) -> Any:
+    """The state after a simulator's next event (`type_` by `actor`, its payload as a dict): the
+    event is validated with `payloads[type_]` and judged with the ruleset's `step`; a move the
+    rules refuse is a SimulationError naming it. Writing the event to `rec` is the caller's (it
+    may add claims the new state gives)."""
+    from engine.core.events import Event
+    event = Event(len(rec.envelopes), type_, actor, payloads[type_].model_validate(payload))
+    violations, nxt = step(state, event)
+    if nxt is None or violations:
+        raise SimulationError(f"{rec.game} seq {event.seq}: {type_} by {actor} {payload!r} is "
+                              f"rejected: {[v.as_dict() for v in violations]}")
+    return nxt

@@ -141,6 +141,16 @@ class Ruleset:
         return state if after is None else after
 
 
+ENGINE_FUNCTIONS = ("check_start", "initial_state", "step", "conclude", "result", "reveal_seed")
+
+
+def engine_functions(module: Any) -> dict[str, Callable]:
+    """The decider functions a ruleset's engine module defines under the record's own names
+    (check_start, initial_state, step, conclude, result, reveal_seed), as keyword arguments of
+    `Ruleset(...)`: `Ruleset(name=..., **engine_functions(engine), ...)`."""
+    return {name: getattr(module, name) for name in ENGINE_FUNCTIONS if hasattr(module, name)}
+
+
 _BUILT_IN = {
     # The built-in rulesets, as pyproject.toml registers them, for a source tree that was not
     # installed (an installed ledger finds them through the entry points like any other).

@@ -3,7 +3,7 @@
 
 from typing import Mapping
 
-from engine.core.ruleset import DataOption, Ruleset
+from engine.core.ruleset import DataOption, Ruleset, engine_functions
 from engine.risk_europe import engine as _engine
 from engine.risk_europe import legal as _legal
 from engine.risk_europe.board import GameData, default_data, load_data
@@ -73,14 +73,9 @@ RULESET = Ruleset(
     data_options=DATA_OPTIONS,
     default_data=default_data,
     data_digest=_data_digest,
-    check_start=_engine.check_start,
-    initial_state=_engine.initial_state,
-    step=_engine.step,
-    conclude=_engine.conclude,
-    result=_engine.result,
+    **engine_functions(_engine),
     digest=digest,
     snapshot=board_view,
-    reveal_seed=_engine.reveal_seed,
     legal_moves=_legal.legal_moves,
     simulate=_simulate,
     simulate_options=SIMULATE_OPTIONS,

@@ -161,11 +161,10 @@ def _battle_casualties(s: State, e: Event, c: _Ctx) -> State | None:
     if b.stage == "roll" or e.actor not in owed:
         return c.skip("RE-CASUALTIES", f"{e.actor} has no hits to take in {b.territory} now"
                       + (f" (owed: {', '.join(f'{p} {n}' for p, n in b.owed)})" if b.owed else ""))
-    t = _resolve(s, e.payload.territory, c)
+    t = _resolve(s, e.payload.territory, c, expect=b.territory, wrong_rule="RE-CASUALTIES",
+                 wrong=lambda t: f"the battle being fought is in {b.territory}, not {t}")
     if t is None:
         return None
-    if t != b.territory:
-        return c.skip("RE-CASUALTIES", f"the battle being fought is in {b.territory}, not {t}")
     x = s.terr[t]
     side = x.units if e.actor == b.defender else x.attacker_units
     units = _units(e.payload.units)

@@ -8,7 +8,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Mapping
 
-from engine.core.data import loaded_once, read_data_file
+from engine.core.data import borders, loaded_once, read_data_file
 from engine.risk_europe.missions import MissionBook, parse_missions
 
 Territory = str
@@ -98,23 +98,13 @@ def load_data(board_path: str | Path | None = None, cards_path: str | Path | Non
     deck, cards_digest = _read_json(cards_path, "kings_orders.json")
     try:
         territories = tuple(t["name"] for t in board["territories"])
-        names = set(territories)
         cities: dict[Territory, City] = {}
         for t in board["territories"]:
             c = t.get("city")
             if c:
                 cities[t["name"]] = City(c["name"], int(c["tax"]), c["crown"] == "gold", int(c.get("crowns", 1)))
-        nb: dict[Territory, set[Territory]] = {t: set() for t in territories}
-        land: dict[Territory, set[Territory]] = {t: set() for t in territories}
-        for e in board["edges"]:
-            a, b = e["a"], e["b"]
-            if a not in names or b not in names:
-                raise BoardDataError(f"border {a!r}-{b!r} names a territory that is not on the board")
-            nb[a].add(b)
-            nb[b].add(a)
-            if e.get("kind", "land") == "land":
-                land[a].add(b)
-                land[b].add(a)
+        nb, land = borders(territories, board["edges"], BoardDataError,
+                           keep=lambda e: e.get("kind", "land") == "land")
         cards = {c["id"]: Card(c["id"], tuple(c["orders"]), c.get("bonus")) for c in deck["cards"]}
         supply = dict(deck["supply_per_army"])
         supply["siege"] = supply.pop("siege_weapon")

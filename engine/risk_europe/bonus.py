@@ -107,11 +107,10 @@ def _siege_casualties(s: State, e: Event, c: _Ctx) -> State | None:
     _, target, victim, owed = s.flow.pending
     if e.actor != victim:
         return c.skip("RE-CASUALTIES", f"{victim} chooses the casualties of the siege assault on {target}, not {e.actor}")
-    t = _resolve(s, e.payload.territory, c)
+    t = _resolve(s, e.payload.territory, c, expect=target, wrong_rule="RE-CASUALTIES",
+                 wrong=lambda t: f"the siege assault hit {target}, not {t}")
     if t is None:
         return None
-    if t != target:
-        return c.skip("RE-CASUALTIES", f"the siege assault hit {target}, not {t}")
     x = s.terr[t]
     units = _units(e.payload.units)
     if not x.units.covers(units):

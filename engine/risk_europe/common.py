@@ -9,7 +9,7 @@ judging context (`_Ctx`) and the helpers for names, dice and draws. Imports no c
 from __future__ import annotations
 
 from engine.core.chance import judge_draw
-from engine.core.judging import record_roll
+from engine.core.judging import record_roll, resolve_name
 from engine.core.rules import Verdicts
 from engine.risk_europe.board import Territory
 from engine.risk_europe.rules import RULES
@@ -160,11 +160,10 @@ def _name(s: State, p: PlayerId | None) -> str:
     return "nobody" if p is None else p
 
 
-def _resolve(s: State, name: str, c: _Ctx, what: str = "territory") -> Territory | None:
-    t = s.data.resolve(name)
-    if t is None:
-        c.skip("RE-NAME", f"{what} {name!r} is not on the board")
-    return t
+def _resolve(s: State, name: str, c: _Ctx, what: str = "territory", **expect) -> Territory | None:
+    """A territory named in an event (engine.core.judging.resolve_name: `expect`, `wrong_rule`
+    and `wrong` ask for one territory in particular)."""
+    return resolve_name(s.data, name, c, "RE-NAME", what, **expect)
 
 
 def _step_of(round_: int, turn: int, index: int, n: int) -> int:

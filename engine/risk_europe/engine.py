@@ -21,7 +21,7 @@ from __future__ import annotations
 from typing import Callable
 
 from engine.core.events import Event
-from engine.core.judging import seed_revealed, with_seed
+from engine.core.judging import admit, seed_revealed, with_seed
 from engine.core.rules import Violation
 from engine.core.ruleset import GameResult
 from engine.risk_europe.state import State, evolve as replace
@@ -118,21 +118,11 @@ def step(s: State, e: Event) -> tuple[list[Violation], State | None]:
         c.skip("RE-GAME-OVER", f"the game ended in round {s.result.round if s.result else '?'}; "
                f"nothing more is played ({e.type})")
         return c.v, None
-    handler = HANDLERS.get(e.type)
-    if handler is None or e.type == "GameStarted":
-        c.skip("RE-FLOW", f"{e.type} is not expected here" if handler is None else "the game has already started")
+    handler = admit(s, e, c, HANDLERS, start_event="GameStarted", table_events=_TABLE_EVENTS,
+                    flow_rule="RE-FLOW", actor_rule="RE-ACTOR",
+                    no_actor="{type} must name the acting player; {actor!r} is not a player of this game ({seats})")
+    if handler is None:
         return c.v, None
-    if e.actor is not None and e.actor not in s.players:
-        c.skip("RE-ACTOR", f"{e.actor!r} is not a player of this game ({', '.join(s.seats)})")
-        return c.v, None
-    if e.type not in _TABLE_EVENTS:
-        if e.actor is None:
-            c.skip("RE-ACTOR", f"{e.type} must name the acting player; {e.actor!r} is not a player "
-                   f"of this game ({', '.join(s.seats)})")
-            return c.v, None
-        if s.players[e.actor].eliminated:
-            c.skip("RE-ACTOR", f"{e.actor} has been eliminated and no longer plays")
-            return c.v, None
     s2 = _resync(s, e, c)
     out = handler(s2, e, c)
     if out is None:

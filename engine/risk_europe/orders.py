@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from engine.core.commit import matches_commitment
 from engine.core.events import Event
+from engine.core.judging import acting
 from engine.risk_europe.board import Territory
 from engine.risk_europe.state import NO_UNITS, PlayerId, State, Terr, Units, evolve as replace
 from engine.risk_europe.common import (
@@ -52,10 +53,9 @@ def _cards_committed(s: State, e: Event, c: _Ctx) -> State | None:
 
 def _card_revealed(s: State, e: Event, c: _Ctx) -> State | None:
     f = s.flow
-    if f.phase != "turn":
-        return c.skip("RE-FLOW", f"cards are revealed during the turns of a round (now: {f.phase})")
-    if e.actor != f.current:
-        return c.skip("RE-TURN-ORDER", f"it is {f.current}'s turn {f.turn}, not {e.actor}'s")
+    if not acting(f, e.actor, c, "turn", "RE-FLOW", "cards are revealed during the turns of a round (now: {phase})",
+                  "RE-TURN-ORDER", "it is {current}'s turn {turn}, not {actor}'s"):
+        return None
     if f.card is not None:
         return c.skip("RE-CARDS-REVEAL", f"{e.actor} has already revealed {f.card!r} this turn")
     card = e.payload.card
@@ -138,11 +138,8 @@ def _merc_card_flipped(s: State, e: Event, c: _Ctx) -> State | None:
 
 def _turn_precheck(s: State, e: Event, c: _Ctx) -> bool:
     f = s.flow
-    if f.phase != "turn":
-        c.skip("RE-FLOW", f"orders are given during the turns of a round (now: {f.phase})")
-        return False
-    if e.actor != f.current:
-        c.skip("RE-TURN-ORDER", f"it is {f.current}'s turn {f.turn}, not {e.actor}'s")
+    if not acting(f, e.actor, c, "turn", "RE-FLOW", "orders are given during the turns of a round (now: {phase})",
+                  "RE-TURN-ORDER", "it is {current}'s turn {turn}, not {actor}'s"):
         return False
     if f.card is None:
         c.skip("RE-FLOW", f"{e.actor} must reveal a card before acting on turn {f.turn}")

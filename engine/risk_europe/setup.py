@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from engine.core.commit import matches_commitment
 from engine.core.events import Event
-from engine.core.judging import bad_faces, seat_ordered
+from engine.core.judging import acting, roll_off
 from engine.core.rules import Violation
 from engine.risk_europe.board import GameData, Territory
 from engine.risk_europe.state import Flow, Player, PlayerId, State, Terr, Units, evolve as replace
@@ -210,18 +210,11 @@ def _award_control(s: State, winner: PlayerId, c: _Ctx) -> State:
 def _rolloff(s: State, e: Event, c: _Ctx) -> State | None:
     tied = s.flow.tied
     rule = "RE-MERC-BID-TIE" if s.flow.merc else "RE-BID-TIE"
-    rolls = e.payload.rolls
-    if set(rolls) != set(tied):
-        return c.skip(rule, f"the roll-off is between {', '.join(tied)}; the log rolls for "
-                      f"{', '.join(rolls) or 'nobody'}")
-    if any(len(d) != 1 for d in rolls.values()):
-        return c.skip(rule, f"each tied player rolls one die; got {dict(rolls)!r}")
-    if bad_faces(rolls):
-        return c.skip("RE-DICE-FACES", f"dice must show 1-6; got {dict(rolls)!r}")
-    s = _roll(s, seat_ordered(s, rolls), c)
-    top = max(d[0] for d in rolls.values())
-    best = tuple(p for p in tied if rolls[p][0] == top)
-    c.note("Roll-off: " + ", ".join(f"{p} {rolls[p][0]}" for p in tied))
+    rolled = roll_off(s, e.payload.rolls, tied, c, rule, "RE-DICE-FACES",
+                      "each tied player rolls one die", _roll)
+    if rolled is None:
+        return None
+    s, best, _ = rolled
     if len(best) == 1:
         return _award_bid(s, best[0], c)
     return replace(s, flow=s.flow._replace(tied=best))
@@ -311,10 +304,9 @@ def _merc_bids_ordered(s: State, e: Event, c: _Ctx) -> State | None:
 
 def _kingdom_placed(s: State, e: Event, c: _Ctx) -> State | None:
     f = s.flow
-    if f.phase != "placement":
-        return c.skip("RE-FLOW", f"kingdoms are placed after the bid for first player (now: {f.phase})")
-    if e.actor != f.current:
-        return c.skip("RE-ACTOR", f"it is {f.current}'s turn to place a kingdom, not {e.actor}'s")
+    if not acting(f, e.actor, c, "placement", "RE-FLOW", "kingdoms are placed after the bid for first player "
+                  "(now: {phase})", "RE-ACTOR", "it is {current}'s turn to place a kingdom, not {actor}'s"):
+        return None
     v = s.variant_rules
     draft_round = f.index // max(1, len(f.order) // len(v.draft_castles))
     castle = v.draft_castles[draft_round]

@@ -41,8 +41,7 @@ from typing import Mapping
 from engine.core.canonical import sha256_hex
 from engine.core.commit import commitment
 from engine.core.dice import SeededDice
-from engine.core.record import LogRecorder
-from engine.core.events import Event
+from engine.core.record import LogRecorder, SimulationError, judged_next
 from engine.core.projection import SimulatedGame
 from engine.risk_europe import RULESET
 from engine.risk_europe.board import MISSIONS_EXAMPLE, default_data, load_data, shipped_file
@@ -65,10 +64,6 @@ def armies_for(variant: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """(players, Mercenary Armies) of a simulated game of `variant`."""
     v = parse_variant(variant)
     return COLOURS[:v.players], COLOURS[v.players:v.players + v.mercenaries]
-
-
-class SimulationError(RuntimeError):
-    """The simulator made an event the engine rejects (a bug in the simulator or the engine)."""
 
 
 @lru_cache(maxsize=1)
@@ -113,11 +108,7 @@ class _Table:
 
     def record(self, type_: str, actor: str | None, payload: dict) -> None:
         """Judge one event, apply it, write it (with the claims the new state gives)."""
-        event = Event(len(self.rec.envelopes), type_, actor, PAYLOADS[type_].model_validate(payload))
-        violations, nxt = RULESET.step(self.state, event)
-        if nxt is None or violations:
-            raise SimulationError(f"{self.rec.game} seq {event.seq}: {type_} by {actor} {payload!r} "
-                                  f"is rejected: {[v.as_dict() for v in violations]}")
+        nxt = judged_next(RULESET.step, PAYLOADS, self.state, self.rec, type_, actor, payload)
         before, self.state = self.state, nxt
         self.rec.add(type_, actor, **_with_claims(type_, actor, payload, before, nxt))
         if before.battle is not None and nxt.battle is None and nxt.last_battle is not None:

@@ -1,7 +1,7 @@
 """Risk Legacy (Hasbro 2011): the rules engine for one game on an evolving world, and the world
 itself (`engine.risk_legacy.world`), which a campaign carries from game to game."""
 
-from engine.core.ruleset import Ruleset
+from engine.core.ruleset import Ruleset, engine_functions
 from engine.risk_legacy import engine as _engine
 from engine.risk_legacy import legal as _legal
 from engine.risk_legacy import narrate as _narrate
@@ -50,14 +50,9 @@ RULESET = Ruleset(
     load_data=load_data,
     default_data=default_data,
     data_digest=_data_digest,
-    check_start=_engine.check_start,
-    initial_state=_engine.initial_state,
-    step=_engine.step,
-    conclude=_engine.conclude,
-    result=_engine.result,
+    **engine_functions(_engine),
     digest=digest,
     snapshot=board_view,
-    reveal_seed=_engine.reveal_seed,
     legal_moves=_legal.legal_moves,
     describe=_narrate.describe_event,
     board_lines=_narrate.board_lines,

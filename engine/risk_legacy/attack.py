@@ -112,11 +112,10 @@ def _scar_placed(s: State, e: Event, c: _Ctx) -> State | None:
     if ps.scar not in (kind, FACE_DOWN):
         return c.skip("RL-SCAR-PLACE", f"{e.actor} holds no {kind.replace('_', ' ')} Scar card"
                       + (f" (they hold {ps.scar.replace('_', ' ')})" if ps.scar else ""))
-    t = _resolve(s, e.payload.territory, c)
+    t = _resolve(s, e.payload.territory, c, expect=cb.to, wrong_rule="RL-SCAR-PLACE",
+                 wrong=lambda t: f"the scar goes onto the defending territory, {_tname(s, cb.to)}, not {_tname(s, t)}")
     if t is None:
         return None
-    if t != cb.to:
-        return c.skip("RL-SCAR-PLACE", f"the scar goes onto the defending territory, {_tname(s, cb.to)}, not {_tname(s, t)}")
     m = W.marks(s.world, t)
     if m.scar is not None:
         return c.skip("RL-SCAR-PLACE", f"{_tname(s, t)} already has a scar ({m.scar.replace('_', ' ')}); it "

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
 
-from engine.core.data import loaded_once, read_data_file
+from engine.core.data import borders, loaded_once, read_data_file
 
 Territory = str
 Continent = str
@@ -111,13 +111,7 @@ def load_data(board_path: str | Path | None = None, rules_path: str | Path | Non
             for t in ts:
                 if t not in known:
                     raise BoardDataError(f"continent {c!r} names {t!r}, which is not a territory")
-        nb: dict[Territory, set[Territory]] = {t: set() for t in territories}
-        for e in board["borders"]:
-            a, b = e["a"], e["b"]
-            if a not in known or b not in known:
-                raise BoardDataError(f"border {a!r}-{b!r} names a territory that is not on the board")
-            nb[a].add(b)
-            nb[b].add(a)
+        nb, _ = borders(territories, board["borders"], BoardDataError)
         card_of = {t["id"]: t["card_id"] for t in board["territories"]}
         chart = {int(k): int(v) for k, v in rules["resource_trade_chart"]["resources_to_troops"].items()}
         scars = {k: int(v["cards"]) for k, v in rules["scars_available_at_start"].items()}

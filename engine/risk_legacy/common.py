@@ -9,7 +9,7 @@ Packages"). Imports no chapter module.
 from __future__ import annotations
 
 from engine.core.chance import DrawError, draw_with, judge_draw
-from engine.core.judging import record_roll
+from engine.core.judging import record_roll, resolve_name
 from engine.core.rules import Verdicts
 from engine.risk_legacy import world as W
 from engine.risk_legacy.board import COIN, FACTION_NAMES, SCAR_EFFECTS, Territory
@@ -209,11 +209,10 @@ def _tname(s: State, t: Territory) -> str:
     return s.data.names.get(t, t)
 
 
-def _resolve(s: State, name: str, c: _Ctx, what: str = "territory") -> Territory | None:
-    t = s.data.resolve(name)
-    if t is None:
-        c.skip("RL-NAME", f"{what} {name!r} is not on the board")
-    return t
+def _resolve(s: State, name: str, c: _Ctx, what: str = "territory", **expect) -> Territory | None:
+    """A territory named in an event (engine.core.judging.resolve_name: `expect`, `wrong_rule`
+    and `wrong` ask for one territory in particular)."""
+    return resolve_name(s.data, name, c, "RL-NAME", what, **expect)
 
 
 def _cards(s: State, names, c: _Ctx) -> list[str] | None:

@@ -5,6 +5,7 @@ sideboard's card revealed into slot 1, "Event Cards" and "Mission Cards", and th
 from __future__ import annotations
 
 from engine.core.events import Event
+from engine.core.judging import acting
 from engine.risk_legacy import world as W
 from engine.risk_legacy.board import COIN
 from engine.risk_legacy.state import END, State, evolve as replace
@@ -185,10 +186,9 @@ def _mission_completed(s: State, e: Event, c: _Ctx) -> State | None:
 
 def _turn_ended(s: State, e: Event, c: _Ctx) -> State | None:
     f = s.flow
-    if f.phase != "turn":
-        return c.skip("RL-FLOW", f"no turn is being played (now: {f.phase})")
-    if e.actor != f.current:
-        return c.skip("RL-TURN-ORDER", f"it is {f.current}'s turn, not {e.actor}'s")
+    if not acting(f, e.actor, c, "turn", "RL-FLOW", "no turn is being played (now: {phase})",
+                  "RL-TURN-ORDER", "it is {current}'s turn, not {actor}'s"):
+        return None
     if s.combat is not None or f.pending is not None:
         return c.skip("RL-TURN-END", "the turn cannot end while "
                       + (f"the attack on {_tname(s, s.combat.to)} is unfinished" if s.combat else f"the {f.pending} is owed"))

@@ -38,7 +38,7 @@ from typing import Callable
 from engine.core.chance import DrawError, draw_with
 from engine.core.dice import DiceTape, logged_dice
 from engine.core.events import Event
-from engine.core.judging import is_the_seed, seed_revealed, with_seed
+from engine.core.judging import admit, is_the_seed, seed_revealed, with_seed
 from engine.core.rules import Violation
 from engine.core.ruleset import GameResult
 from engine.risk_legacy.state import FACE_DOWN, PlayerId, State, evolve as replace
@@ -231,20 +231,11 @@ def step(s: State, e: Event) -> tuple[list[Violation], State | None]:
         c.skip("RL-GAME-OVER", f"the game ended ({' and '.join(s.result.winners) or 'no winner'}, "
                f"{s.result.reason}); nothing more is played ({e.type})")
         return c.v, None
-    handler = HANDLERS.get(e.type)
+    handler = admit(s, e, c, HANDLERS, start_event="GameStarted", table_events=_TABLE_EVENTS,
+                    flow_rule="RL-FLOW", actor_rule="RL-ACTOR",
+                    eliminated_may=frozenset({"RewardChosen", "ScarCardReturned"}))
     if handler is None:
-        c.skip("RL-FLOW", f"{e.type} is not expected here" if e.type != "GameStarted" else "the game has already started")
         return c.v, None
-    if e.actor is not None and e.actor not in s.players:
-        c.skip("RL-ACTOR", f"{e.actor!r} is not a player of this game ({', '.join(s.seats)})")
-        return c.v, None
-    if e.type not in _TABLE_EVENTS:
-        if e.actor is None:
-            c.skip("RL-ACTOR", f"{e.type} must name the acting player")
-            return c.v, None
-        if s.players[e.actor].eliminated and e.type not in ("RewardChosen", "ScarCardReturned"):
-            c.skip("RL-ACTOR", f"{e.actor} has been eliminated and no longer plays")
-            return c.v, None
     s2 = _resync(s, e, c)
     if s2.result is not None and e.type not in _AFTER_END:
         c.skip("RL-GAME-OVER", f"the game ended ({s2.result.reason}); nothing more is played ({e.type})")

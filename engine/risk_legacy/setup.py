@@ -10,7 +10,7 @@ from itertools import count as count_from
 from engine.core.chance import draw
 from engine.core.commit import matches_commitment
 from engine.core.events import Event
-from engine.core.judging import bad_faces, seat_ordered
+from engine.core.judging import acting, roll_off
 from engine.core.rules import Violation
 from engine.risk_legacy import world as W
 from engine.risk_legacy.board import COIN, FACTIONS, FACTION_NAMES, GameData
@@ -266,18 +266,11 @@ def _rolloff(s: State, e: Event, c: _Ctx) -> State | None:
         tied = s.seats
     else:
         tied = f.tied
-    rolls = e.payload.rolls
-    if set(rolls) != set(tied):
-        return c.skip("RL-SETUP-ROLLOFF", f"the roll-off is between {', '.join(tied)}; the log rolls for "
-                      f"{', '.join(rolls) or 'nobody'}")
-    if any(len(d) != 1 for d in rolls.values()):
-        return c.skip("RL-SETUP-ROLLOFF", f"each player rolls one die; got {dict(rolls)!r}")
-    if bad_faces(rolls):
-        return c.skip("RL-DICE-FACES", f"dice must show 1-6; got {dict(rolls)!r}")
-    s = _roll(s, seat_ordered(s, rolls), c)
-    top = max(d[0] for d in rolls.values())
-    best = tuple(p for p in tied if rolls[p][0] == top)
-    c.note("Roll-off: " + ", ".join(f"{p} {rolls[p][0]}" for p in tied))
+    rolled = roll_off(s, e.payload.rolls, tied, c, "RL-SETUP-ROLLOFF", "RL-DICE-FACES",
+                      "each player rolls one die", _roll)
+    if rolled is None:
+        return None
+    s, best, top = rolled
     if len(best) > 1:
         c.note(f"Tied at {top}: {', '.join(best)} roll again")
         return replace(s, flow=Flow(phase="rolloff", tied=best))
@@ -290,10 +283,9 @@ def _rolloff(s: State, e: Event, c: _Ctx) -> State | None:
 
 def _faction_chosen(s: State, e: Event, c: _Ctx) -> State | None:
     f = s.flow
-    if f.phase != "choose":
-        return c.skip("RL-FLOW", f"factions are chosen after the roll-off (now: {f.phase})")
-    if e.actor != f.current:
-        return c.skip("RL-SETUP-FACTION", f"it is {f.current}'s turn to choose a faction, not {e.actor}'s")
+    if not acting(f, e.actor, c, "choose", "RL-FLOW", "factions are chosen after the roll-off (now: {phase})",
+                  "RL-SETUP-FACTION", "it is {current}'s turn to choose a faction, not {actor}'s"):
+        return None
     faction = e.payload.faction.casefold().replace(" ", "_")
     if faction not in FACTIONS:
         return c.skip("RL-NAME", f"no faction {e.payload.faction!r} (factions: {', '.join(FACTIONS)})")

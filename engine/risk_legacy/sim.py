@@ -38,9 +38,8 @@ from engine.core.canonical import sha256_hex
 from engine.core.chance import draw
 from engine.core.commit import commitment
 from engine.core.dice import SeededDice
-from engine.core.events import Event
 from engine.core.projection import SimulatedGame as PlayedGame
-from engine.core.record import LogRecorder
+from engine.core.record import LogRecorder, SimulationError, judged_next
 from engine.risk_legacy import engine as E
 from engine.risk_legacy import legal as L
 from engine.risk_legacy import world as W
@@ -50,10 +49,6 @@ from engine.risk_legacy.state import END, FACE_DOWN, MAIN, START, State
 
 PLAYERS = ("ann", "bob", "cat", "dan")
 MAX_TURNS = 600
-
-
-class SimulationError(RuntimeError):
-    """The simulator made an event the engine rejects (a bug in the simulator or the engine)."""
 
 
 @dataclass(frozen=True)
@@ -413,12 +408,7 @@ class _Table:
         return self.dice.roll(1)[0]
 
     def record(self, type_: str, actor: str | None, payload: dict) -> None:
-        event = Event(len(self.rec.envelopes), type_, actor, PAYLOADS[type_].model_validate(payload))
-        violations, nxt = E.step(self.state, event)
-        if nxt is None or violations:
-            raise SimulationError(f"{self.rec.game} seq {event.seq}: {type_} by {actor} {payload!r} is "
-                                  f"rejected: {[v.as_dict() for v in violations]}")
-        self.state = nxt
+        self.state = judged_next(E.step, PAYLOADS, self.state, self.rec, type_, actor, payload)
         if type_ == "Recruited":
             payload = {**payload, "troops": sum(payload["placements"].values())}
         self.rec.add(type_, actor, **payload)

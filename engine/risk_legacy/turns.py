@@ -6,6 +6,7 @@ the order the players then choose their rewards in.
 from __future__ import annotations
 
 from engine.core.events import Event
+from engine.core.judging import acting
 from engine.core.ruleset import GameResult
 from engine.risk_legacy import world as W
 from engine.risk_legacy.board import FACTIONS
@@ -147,11 +148,8 @@ def _after_rewards(s: State, c: _Ctx) -> State:
 
 def _my_turn(s: State, e: Event, c: _Ctx) -> bool:
     f = s.flow
-    if f.phase != "turn":
-        c.skip("RL-FLOW", f"{e.type} is played in a player's turn (now: {f.phase})")
-        return False
-    if e.actor != f.current:
-        c.skip("RL-TURN-ORDER", f"it is {f.current}'s turn, not {e.actor}'s")
+    if not acting(f, e.actor, c, "turn", "RL-FLOW", e.type + " is played in a player's turn (now: {phase})",
+                  "RL-TURN-ORDER", "it is {current}'s turn, not {actor}'s"):
         return False
     if s.combat is not None:
         c.skip("RL-FLOW", f"the attack from {_tname(s, s.combat.frm)} on {_tname(s, s.combat.to)} must be "
