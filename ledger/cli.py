@@ -125,8 +125,8 @@ def replay(
             raise typer.Exit(exitcodes.UNREADABLE)
         err.print(f"wrote {html}")
     if as_json:
-        from replay.narrate import _matches
-        steps = [s for s in j.steps if _matches(s, round_, turn, player)]
+        from replay.narrate import step_matches
+        steps = [s for s in j.steps if step_matches(s, round_, turn, player)]
         _emit_json({"file": j.file, "game": j.game_id, "ruleset": j.ruleset, "version": j.ruleset_version,
                     "data": j.data_digest, "players": j.players, "steps": steps_json(j, steps),
                     "result": j.result_dict(), "findings": [f.as_dict() for f in j.findings]})

@@ -33,3 +33,43 @@ def test_a_tax_note_reads_the_same_in_every_process():
         outs.add(run.stdout)
     assert len(outs) == 1
     assert "blue taxes from Berlin: 11 coins from 5 territories (Berlin, Stockholm, Warsaw and 2 non-city)" in outs.pop()
+
+
+def _nim_log(path: Path) -> Path:
+    envs = [make_envelope("nim-1", 0, "GameStarted", None,
+                          {"ruleset": "toy-nim", "players": [{"id": "ann"}, {"id": "bob"}], "stones": 5})]
+    for who, n in (("ann", 2), ("bob", 2), ("ann", 1)):
+        envs.append(make_envelope("nim-1", len(envs), "StonesTaken", who, {"count": n}))
+    write_log(path, seal(envs))
+    return path
+
+
+def test_a_game_without_narration_hooks_replays_plainly(tmp_path):
+    """The toy Nim record has no describe, board_lines, section or heading: the replay shows each
+    event as logged under a heading per phase of the round, and the board view key by key."""
+    from tests.toy_nim import RULESET
+    with registered(RULESET):
+        j = judge(read_log(_nim_log(tmp_path / "nim.jsonl")), views=True)
+        lines = narrate(j)
+        filtered = narrate(j, player="bob")
+    assert lines[lines.index("== Round 1: play ==") + 1] == "  L2 #1 ann StonesTaken {'count': 2}"
+    assert "== Round 1: over ==" in lines and "      → ann takes 1; 0 left: ann wins" in lines
+    assert "  board before:" in filtered and "    pile: 3" in filtered and "    pile: 1" in filtered
+
+
+def _boards_between(lines: list[str], start: str, end: str) -> int:
+    part = lines[lines.index(start):lines.index(end)]
+    return part.count("    board after the turn:")
+
+
+def test_the_board_is_shown_after_each_players_turn_and_not_after_the_cards():
+    """Risk Europe: a turn opens with the card a player reveals; the board follows each of the
+    four turns of round 1's second card, once, and not again after round 2's cards are committed."""
+    lines = narrate(judge(read_log(GAME42), views=True))
+    assert _boards_between(lines, "== Round 1, turn 2 ==", "== Round 2: cards ==") == 4
+    assert _boards_between(lines, "== Round 2: cards ==", "== Round 2, turn 1 ==") == 0
+    legacy = narrate(judge(read_log(SAMPLES / "legacy" / "game-02.jsonl"), views=True))
+    turns = [i for i, line in enumerate(legacy) if line.startswith("== Round ")]
+    # Risk Legacy: each turn of a round is one player's, the board follows every one of them
+    assert legacy.count("    board after the turn:") == len(turns)
+    assert all(legacy[i - 1].startswith("      ") for i in turns[1:])
