@@ -73,3 +73,23 @@ def test_the_board_is_shown_after_each_players_turn_and_not_after_the_cards():
     # Risk Legacy: each turn of a round is one player's, the board follows every one of them
     assert legacy.count("    board after the turn:") == len(turns)
     assert all(legacy[i - 1].startswith("      ") for i in turns[1:])
+
+
+def test_a_battle_claim_is_shown_in_the_round_of_its_battle():
+    """game42: the last casualty of round 5 ends the round, and the BattleEnded claim that follows
+    (Hungary, won by green) belongs to round 5's battles, not to round 6; the digests stay as
+    they were (tests/golden)."""
+    j = judge(read_log(GAME42), views=True)
+    claims = [(s.seq, s.payload["territory"], s.position) for s in j.steps if s.type == "BattleEnded"]
+    assert claims == [(56, "Lorraine", ("battles", 2, 2)), (127, "England", ("battles", 5, 2)),
+                      (131, "Hungary", ("battles", 5, 2)), (169, "Poland", ("battles", 6, 2)),
+                      (193, "Hungary", ("battles", 7, 2))]
+    round5 = "\n".join(narrate(j, round_=5))
+    round6 = "\n".join(narrate(j, round_=6))
+    assert "claim: battle in England won by blue" in round5 and "claim: battle in Hungary won by green" in round5
+    assert "claim: battle in Hungary won by green" not in round6
+    assert "claim: battle in Poland won by blue" in round6
+    whole = narrate(j)
+    battles5 = whole.index("== Round 5: battles ==")
+    assert whole.index("  L132 #131 claim: battle in Hungary won by green") < whole.index("== Round 6: cards ==")
+    assert battles5 < whole.index("  L132 #131 claim: battle in Hungary won by green")
