@@ -139,7 +139,8 @@ def filter_problem(j: Judgement, round_: int | None = None, turn: int | None = N
         return None
     rounds = sorted({s.position[1] for s in j.steps})
     if round_ is not None and round_ not in rounds:
-        return f"{j.file} has no round {round_}: its rounds are {_span(rounds)}"
+        return (f"{j.file} has no round {round_}: its rounds are {_span(rounds)}"
+                + (" (0: before round 1)" if rounds[0] == 0 else ""))
     turns = sorted({s.position[2] for s in j.steps if s.position[0] == TURN_PHASE
                     and (round_ is None or s.position[1] == round_)})
     if turn is not None and turn not in turns:
