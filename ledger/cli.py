@@ -14,7 +14,7 @@ from ledger import exitcodes
 from ledger.datafiles import DataFileError, DataFiles, data_for, data_of_log, with_data_options
 from replay.logfile import LogFileError, read_log
 from replay.judge import Finding, Judgement, judge
-from replay.narrate import narrate, steps_json
+from replay.narrate import filter_problem, narrate, steps_json
 
 from ledger.cli_base import JsonOpt, _emit_json, _progress, app, err  # noqa: E402,F401
 
@@ -103,15 +103,18 @@ def _stored_campaign_findings(path: Path, read: Any, db: Path) -> list[Finding]:
 @with_data_options
 def replay(
     file: Path = typer.Argument(..., help="A game log (JSONL), or the id of a game in the store."),
-    round_: Optional[int] = typer.Option(None, "--round", "-r", help="Only this round (with the board before and after)."),
-    turn: Optional[int] = typer.Option(None, "--turn", "-t", help="Only this turn (1 or 2) of each round shown."),
-    player: Optional[str] = typer.Option(None, "--player", "-p", help="Only this player's events."),
+    round_: Optional[int] = typer.Option(None, "--round", "-r", help="Only this round (with the board before and after); a round the game does not have exits 6."),
+    turn: Optional[int] = typer.Option(None, "--turn", "-t", help="Only this turn of each round shown (as the headings number them); a turn the game (or --round) does not have exits 6."),
+    player: Optional[str] = typer.Option(None, "--player", "-p", help="Only this player's events; a player the game does not have exits 6."),
     as_json: bool = JsonOpt,
     db: Optional[Path] = DbOpt,
     html: Optional[Path] = typer.Option(None, "--html", help="Also write a picture of the game (HTML): the crown race and the board on a map of Europe, turn by turn."),
     data_files: DataFiles = (),
 ) -> None:
     """Replay a game turn by turn: each decision, the dice, what they caused, the board after each turn.
+
+    Exit 0: no findings. 1: findings. 2: unreadable. 6: no such round, turn or player (the message
+    names those the game has).
 
     Example: ledger replay sample_logs/game42.jsonl --round 6 --turn 2
     """
@@ -120,6 +123,10 @@ def replay(
     except LogFileError as exc:
         err.print(f"ledger: {exc}")
         raise typer.Exit(exitcodes.UNREADABLE)
+    problem = filter_problem(j, round_, turn, player)
+    if problem is not None:
+        err.print(f"ledger: {problem}")
+        raise typer.Exit(exitcodes.NO_SUCH)
     if html is not None:
         from analytics.game_page import render_game_page
         from engine import get_ruleset
@@ -131,8 +138,8 @@ def replay(
             raise typer.Exit(exitcodes.UNREADABLE)
         err.print(f"wrote {html}")
     if as_json:
-        from replay.narrate import _matches
-        steps = [s for s in j.steps if _matches(s, round_, turn, player)]
+        from replay.narrate import step_matches
+        steps = [s for s in j.steps if step_matches(s, round_, turn, player)]
         _emit_json({"file": j.file, "game": j.game_id, "ruleset": j.ruleset, "version": j.ruleset_version,
                     "data": j.data_digest, "players": j.players, "steps": steps_json(j, steps),
                     "result": j.result_dict(), "findings": [f.as_dict() for f in j.findings]})
@@ -256,18 +263,25 @@ def _audit_dict(j: Judgement) -> dict:
 @with_data_options
 def verify(
     file: Path = typer.Argument(..., help="A game log, or the id of a game in the store."),
-    winner: Optional[str] = typer.Option(None, "--winner", help="The reported winner to check (default: the log's GameEnded); 'a,b' for a shared win, 'none' for no winner."),
+    winner: Optional[str] = typer.Option(None, "--winner", help="The reported winner to check (default: the log's GameEnded); 'a,b' for a shared win, 'none' for no winner (an empty name is refused, exit 2)."),
     as_json: bool = JsonOpt,
     db: Optional[Path] = DbOpt,
     data_files: DataFiles = (),
 ) -> None:
     """Is this log intact, legal, and does it end with the reported result?
 
-    Exit 0: verified. 1: rule errors. 2: unreadable. 3: malformed log. 4: hash chain broken or
-    absent. 5: the reported result is not the one the rules give (see README, exit codes).
+    Exit 0: verified. 1: rule errors. 2: unreadable, or an empty --winner. 3: malformed log. 4:
+    hash chain broken or absent. 5: the reported result is not the one the rules give (see
+    README, exit codes). The result line says in which round the game ended.
 
     Example: ledger verify sample_logs/game42.jsonl --winner blue
     """
+    if winner is not None:
+        try:
+            winners_named(winner)
+        except ValueError as exc:
+            err.print(f"ledger: --winner {winner!r}: {exc}")
+            raise typer.Exit(exitcodes.USAGE)
     try:
         j = _judge_file(file, data_files, db, keep_steps=False)
     except LogFileError as exc:
@@ -288,6 +302,18 @@ def verify(
     raise typer.Exit(v["exit_code"])
 
 
+def winners_named(text: str) -> tuple[str, ...]:
+    """The winners a `--winner` text reports: "blue", "blue,red" (a shared win), "none" (no
+    winner: ()). ValueError for an empty name, or "none" beside a name."""
+    names = [w.strip() for w in text.split(",")]
+    if not all(names):
+        raise ValueError("names no winner (an empty name); write --winner none for a game "
+                         "with no winner, or 'a,b' for a shared win")
+    if "none" in names and len(names) > 1:
+        raise ValueError("'none' (no winner) stands alone")
+    return () if names == ["none"] else tuple(names)
+
+
 def verdict(j: Judgement, winner: str | None = None) -> dict:
     """The organizer's answer: chain intact, no rule errors, declared result = the rules' result."""
     format_problems = [f for f in j.log_findings if f.rule not in exitcodes.CHAIN_RULES]
@@ -299,19 +325,23 @@ def verdict(j: Judgement, winner: str | None = None) -> dict:
     result_claims = [f for f in j.rule_findings if result_event and f.event == result_event]
     rule_problems = [f for f in j.rule_findings if not (result_event and f.event == result_event)]
     if winner is not None:
-        declared_set = tuple(w.strip() for w in winner.split(",") if w.strip() and w.strip() != "none")
+        declared_set = winners_named(winner)
     else:
         declared_set = j.declared_winners
     declared = " and ".join(declared_set) or None
     has_declared = winner is not None or j.has_declared_winner
     rules_winners = list(j.result.winners) if j.result else []
+    ended = f" — the game ended in round {j.result.round} ({j.result.reason})" if j.result else ""
     if j.result is None:
-        result_ok, result_detail = False, "the game is not over by the rules" + (f" ({j.fatal})" if j.fatal else "")
+        stops = ""
+        if rs is not None and j.final_state is not None and j.fatal is None:
+            stops = f" (the log stops in round {rs.position(j.final_state)[1]})"
+        result_ok, result_detail = False, "the game is not over by the rules" + (f" ({j.fatal})" if j.fatal else stops)
     elif not has_declared:
-        result_ok, result_detail = False, f"no result is declared (the rules give {' and '.join(rules_winners) or 'no winner'}; pass --winner)"
+        result_ok, result_detail = False, f"no result is declared (the rules give {' and '.join(rules_winners) or 'no winner'}; pass --winner){ended}"
     else:
         result_ok = sorted(declared_set) == sorted(rules_winners)
-        result_detail = f"declared {declared or 'no winner'}; the rules give {' and '.join(rules_winners) or 'no winner'}"
+        result_detail = f"declared {declared or 'no winner'}; the rules give {' and '.join(rules_winners) or 'no winner'}{ended}"
     checks = [
         {"name": "log readable", "ok": not format_problems and j.fatal is None,
          "detail": "every line parsed" if not format_problems else f"{len(format_problems)} problem(s)"},
@@ -401,25 +431,33 @@ def seal(
 
 @app.command()
 def rules(
-    ruleset: str = typer.Option("risk-europe", "--ruleset"),
+    ruleset: Optional[str] = typer.Option(None, "--ruleset", help="Only this ruleset's rules (by its name, as a log's GameStarted names it); default: every registered ruleset."),
     as_json: bool = JsonOpt,
 ) -> None:
-    """List every rule the engine enforces: id, rulebook section, the rule in words.
+    """List every rule the engines enforce, ruleset by ruleset: id, rulebook section, the rule in words.
 
-    Example: ledger rules | grep CASTLE
+    --json: one object per rule (ruleset, title, id, section, text). Exit 2 for an unknown
+    --ruleset (the message names those there are).
+
+    Example: ledger rules | grep CASTLE; ledger rules --ruleset risk-legacy --json
     """
     from engine import get_ruleset
-    try:
-        rs = get_ruleset(ruleset)
-    except KeyError:
-        err.print(f"ledger: unknown ruleset {ruleset!r}")
+    from engine.core.ruleset import ruleset_names
+    names = ruleset_names()
+    if ruleset is not None and ruleset not in names:
+        err.print(f"ledger: unknown ruleset {ruleset!r}; the rulesets are {', '.join(names)}")
         raise typer.Exit(exitcodes.USAGE)
-    rows = [{"id": r.id, "section": r.section, "text": r.text} for r in rs.rules]
+    chosen = [get_ruleset(n) for n in ([ruleset] if ruleset is not None else names)]
+    rows = [{"ruleset": rs.name, "title": rs.title, "id": r.id, "section": r.section, "text": r.text}
+            for rs in chosen for r in rs.rules]
     if as_json:
         _emit_json(rows)
         return
-    for r in rows:
-        typer.echo(f"{r['id']}  [{r['section']}]\n    {r['text']}")
+    for i, rs in enumerate(chosen):
+        mine = [r for r in rows if r["ruleset"] == rs.name]
+        typer.echo(("\n" if i else "") + f"== {rs.title} ({rs.name} {rs.version}): {len(mine)} rules ==")
+        for r in mine:
+            typer.echo(f"{r['id']}  [{r['section']}]\n    {r['text']}")
 
 
 def main() -> None:  # pragma: no cover

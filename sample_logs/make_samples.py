@@ -369,14 +369,15 @@ def broken_variants(base0: list[dict]) -> dict[str, str]:
 
 def simulated_samples(first_seed: int = 1, max_games: int = 600) -> dict[str, str]:
     """Simulated games (seeded bots) chosen greedily, seed by seed, until together they show every
-    required feature of replay.features (every order, bonus action, tile, battle rank, a castle
-    re-roll, a simultaneous elimination, an elimination, a tie-break). name -> file text."""
+    required feature of Risk Europe (engine/risk_europe/features.py: every order, bonus action,
+    tile, battle rank, a castle re-roll, a simultaneous elimination, an elimination, a tie-break).
+    name -> file text."""
     from replay.logfile import read_log_text
     from engine.risk_europe.sim import simulate_game
-    from replay.features import REQUIRED_FEATURES, game_features
+    from replay.features import game_features, required_features
     from replay.judge import judge
 
-    need = set(REQUIRED_FEATURES)
+    need = set(required_features("risk-europe"))
     have: set[str] = set()
     out: dict[str, str] = {}
     for seed in range(first_seed, first_seed + max_games):

@@ -22,7 +22,7 @@ import importlib
 from contextlib import contextmanager
 from importlib.metadata import entry_points
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Callable, Hashable, Iterable, Iterator, Mapping
 
 from engine.core.events import Event
 from engine.core.rules import RuleBook, Violation
@@ -51,6 +51,16 @@ class DataOption:
 
     key: str
     help: str
+
+
+@dataclass(frozen=True)
+class Feature:
+    """A named thing a game can show (an order, a battle rank, a way to win), for choosing samples
+    that between them show every rule: `required` unless bots seldom reach it."""
+
+    name: str
+    text: str
+    required: bool = True
 
 
 def declared_winners_of(payload: Any) -> tuple[str, ...]:
@@ -88,13 +98,19 @@ class Ruleset:
     notes: Callable[[State], tuple[str, ...]] = lambda s: s.notes
     """What the last event caused, for readers (default: the state's `notes`)."""
     position: Callable[[State], tuple[str, int, int]] = lambda s: s.at
-    """(phase, round, turn) in which the last event happened (default: the state's `at`)."""
+    """(phase, round, turn) in which the last event happened (default: the state's `at`): a claim
+    about something past (who won a battle) is placed where that happened, so a replay shows each
+    event in its own round. By convention the turn counts in the phase "turn" (what `ledger replay
+    --turn N` selects); in other phases it is what the turn was last."""
     reveal_seed: Callable[[State, str], State] | None = None
     legal_moves: Callable[[State], list] | None = None
-    describe: Callable[[str, str | None, Any], str] | None = None
-    """One line of text for an event (type, actor, payload as logged), for replays."""
-    board_lines: Callable[[dict], list[str]] | None = None
-    """The compact board (`snapshot`'s view) as lines of text, for replays."""
+    describe: Callable[[str, str | None, Any, dict | None], str] | None = None
+    """One line of text for an event, for replays: (type, actor, payload as logged, the board view
+    after it — `snapshot` — or None when the replay keeps no boards). None: the type, actor and
+    payload as they are."""
+    board_lines: Callable[..., list[str]] | None = None
+    """The compact board (`snapshot`'s view) as lines of text, for replays: (view, indent="    ").
+    None: the view's keys and values, a line each."""
     data_options: tuple[DataOption, ...] = ()
     """The data files a user may correct (`load_data(**{key: path})`), offered by the CLI."""
     result_event: str | None = "GameEnded"
@@ -106,9 +122,26 @@ class Ruleset:
     chance (engine/core/dice.py); `reveal_seed` checks it against the published commitment."""
 
     # --- beyond judging: what the rest of the product asks of a game (None: the game has none) ---
+    section: Callable[[str, int, int], Hashable] | None = None
+    """The part of the game a (phase, round, turn) position belongs to, as a key: a replay puts a
+    heading (`phase_heading`) wherever the key changes from one event to the next. None: one
+    section per phase of each round."""
     phase_heading: Callable[[str, int, int], str] | None = None
-    """The replay's heading for a (phase, round, turn) position, e.g. "== Round 6: battles ==";
-    None: a generic heading from the position."""
+    """The replay's heading of the section a (phase, round, turn) position opens, e.g. "== Round
+    6: battles =="; None: a generic heading from the position."""
+    turn_key: Callable[[str, str | None, tuple[str, int, int]], Hashable | None] | None = None
+    """The player's turn an event opens or belongs to: (type, actor, position) -> a key, or None
+    for an event that opens none (it belongs to the turn under way while the section lasts). A
+    replay shows the board after each turn, where the key changes. None: no board between turns."""
+    start_lines: Callable[[dict], list[str]] | None = None
+    """What a replay says of the game under its title, from the board view at the start
+    (`snapshot` of the initial state): a variant, special seats. None: nothing."""
+    features: Callable[[Iterable[tuple[str, tuple[str, ...]]], GameResult | None], set[str]] | None = None
+    """The named features a judged game shows (a rule, an order, a way to win): (the type and
+    notes of each event the rules accepted, in log order; the result) -> names from
+    `feature_catalogue`. Used to pick sample games that between them show every rule."""
+    feature_catalogue: tuple["Feature", ...] = ()
+    """Every feature `features` can name, with what it shows and whether the samples must."""
     view: Callable[[State, str | None], dict] | None = None
     """The state as one seat (a player id) or a spectator (None) may see it: face-down cards,
     secret bids, hidden missions and unrevealed scar cards redacted. None: nothing is hidden, the

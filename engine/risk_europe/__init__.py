@@ -5,7 +5,9 @@ from typing import Mapping
 
 from engine.core.ruleset import DataOption, Ruleset, engine_functions
 from engine.risk_europe import engine as _engine
+from engine.risk_europe import features as _features
 from engine.risk_europe import legal as _legal
+from engine.risk_europe import narrate as _narrate
 from engine.risk_europe.board import GameData, default_data, load_data
 from engine.risk_europe.events import PAYLOADS
 from engine.risk_europe.rules import RULES
@@ -77,6 +79,14 @@ RULESET = Ruleset(
     digest=digest,
     snapshot=board_view,
     legal_moves=_legal.legal_moves,
+    describe=_narrate.describe_event,
+    board_lines=_narrate.board_lines,
+    section=_narrate.section,
+    phase_heading=_narrate.phase_heading,
+    turn_key=_narrate.turn_key,
+    start_lines=_narrate.start_lines,
+    features=_features.features,
+    feature_catalogue=_features.CATALOGUE,
     simulate=_simulate,
     simulate_options=SIMULATE_OPTIONS,
     odds=_odds,

@@ -231,7 +231,9 @@ def _battle_end(s: State, c: _Ctx) -> State:
             ps = players[b.attacker]
             players[b.attacker] = ps._replace(coins=ps.coins + 4)
             c.note(f"Stockholm tile (Raid & Pillage): {b.attacker} collects 4 coins")
-    s = replace(s, terr=terr, players=players, battle=None, fought=s.fought + (t,), last_battle=(t, winner))
+    f = s.flow
+    s = replace(s, terr=terr, players=players, battle=None, fought=s.fought + (t,), last_battle=(t, winner),
+                last_battle_at=(f.phase, f.round, f.turn))
     if all(v.attacker is None for v in terr.values()):     # nothing is disputed any more
         return _end_round(s, c)
     return s

@@ -129,6 +129,10 @@ def step(s: State, e: Event) -> tuple[list[Violation], State | None]:
         return c.v, None
     f = s2.flow
     notes, at = tuple(c.notes), (f.phase, f.round, f.turn)
+    if e.type == "BattleEnded" and s2.last_battle_at is not None:
+        # a claim about the battle that ended last: it belongs where that battle was fought, though
+        # the last casualty may have ended the round (and `flow` has moved on to the next one)
+        at = s2.last_battle_at
     if out is s:
         return c.v, replace(out, notes=notes, at=at)
     # `out` was made during this step and no one else holds it yet: stamp it in place (through

@@ -378,7 +378,9 @@ def _taxed(s: State, e: Event, c: _Ctx) -> State | None:
     if x.is_disputed:
         c.note(f"{actor} taxes from {s.data.cities[city].name}, which is disputed: nothing is collected")
     else:
-        cities = [s.data.cities[t].name for t in line if t in s.data.cities]
+        # the taxing city, then the others by name (the supply line's order follows set iteration)
+        cities = [s.data.cities[city].name] + sorted(s.data.cities[t].name for t in line
+                                                     if t in s.data.cities and t != city)
         c.note(f"{actor} taxes from {s.data.cities[city].name}: {coins} coins from {len(line)} territories "
                f"({', '.join(cities)} and {len(line) - len(cities)} non-city)")
         room = reserve(s, actor)

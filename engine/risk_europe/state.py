@@ -151,6 +151,7 @@ class State:
     dice_log: Any                                 # (die, previous cell) chain of every die, newest first
     notes: tuple[str, ...] = ()                   # what the last event caused, for readers
     at: tuple[str, int, int] = ("bidding", 0, 1)  # phase, round, turn in which the last event happened
+    last_battle_at: tuple[str, int, int] | None = None  # where `last_battle` ended (for readers, not digested)
     dice_count: int = 0                           # dice rolled so far
     dice_tape: Any = None                         # the revealed seed's dice (DiceTape), when known
     mercenaries: tuple[PlayerId, ...] = ()        # armies played as Mercenary Armies (also in `seats`)

@@ -1,12 +1,14 @@
-"""Risk Legacy events and boards as text, for replays: one line per event, a few lines per board."""
+"""Risk Legacy events and boards as text, for replays: one line per event, a few lines per board,
+the replay's sections (the setup, each player's turn of each round, after the end) and their
+headings."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Hashable
 
 
-def describe_event(type_: str, actor: str | None, payload: Any) -> str:
-    """One line for an event, from its payload (as logged)."""
+def describe_event(type_: str, actor: str | None, payload: Any, view: dict | None = None) -> str:
+    """One line for an event, from its payload (as logged); the board `view` is not needed."""
     p = payload if isinstance(payload, dict) else {}
     who = actor or "table"
     if type_ == "ScarCardsDealt":
@@ -85,3 +87,30 @@ def board_lines(view: dict | None, indent: str = "    ") -> list[str]:
                    f"{info.get('missiles')} missiles, {info.get('cards')} cards ({info.get('resources')} "
                    f"resources), {info.get('territories')} territories — " + "; ".join(held))
     return out
+
+
+def section(phase: str, round_: int, turn: int) -> Hashable:
+    """The part of the game a position belongs to: the setup (round 0), one player's turn of a
+    round, after the end."""
+    if round_ == 0 or phase in ("placement", "rolloff"):
+        return ("setup",)
+    if phase == "over":
+        return ("over",)
+    return ("turn", round_, turn)
+
+
+def phase_heading(phase: str, round_: int, turn: int) -> str:
+    """The heading of the section a position opens, e.g. "== Round 3, turn 2 =="."""
+    sec = section(phase, round_, turn)
+    if sec[0] == "setup":
+        return "== Setup: Scar cards, face-up cards, roll-off, factions and HQs =="
+    if sec[0] == "over":
+        return "== After the end =="
+    return f"== Round {sec[1]}, turn {sec[2]} =="
+
+
+def turn_key(type_: str, actor: str | None, position: tuple[str, int, int]) -> Hashable | None:
+    """Each turn of a round is one player's (engine.risk_legacy.engine.position): every event of
+    the phase "turn" belongs to the turn of its position; None outside turns."""
+    phase, round_, turn = position
+    return (round_, turn) if phase == "turn" and round_ > 0 else None

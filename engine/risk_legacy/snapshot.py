@@ -97,7 +97,7 @@ def board_view(s: State) -> dict:
     for t, x in s.terr.items():
         if not x.is_occupied:
             continue
-        # "units" in the Risk Europe shape, for replay/narrate.py until it asks the ruleset
+        # "units" in the shape analytics.game_page reads every game's army in (the replay asks board_lines)
         entry: dict = {"owner": x.owner, "troops": x.troops, "units": {"footman": x.troops}}
         m = W.marks(s.world, t)
         tags = []
