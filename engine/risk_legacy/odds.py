@@ -533,6 +533,7 @@ FILLER = ("with", "in", "a", "an", "the", "and", "behind", "left", "its", "their
 POWERS = {"first strike": "attacker", "three of a kind": "attacker", "double sixes": "defender",
           "hq": "defender"}
 MAX_TROOPS = 300   # far more than a territory holds in a game; keeps a typo from running for minutes
+MAX_STATES = 2_000_000   # a few seconds of the chain
 
 ODDS_HELP = ('The attack: "A vs D [marks]", A the troops in the attacking territory (one stays '
              'behind), D the defenders, e.g. "10 vs 6", "10 vs 6 bunker", "8 with 2 missiles vs 5 '
@@ -670,4 +671,12 @@ def odds_of(text: str) -> AttackOdds:
             i += 1
     battle, att_missiles, def_missiles = parse_attack(" ".join(attack))
     policy = Policy(stop_at=int(stop), attacker_missiles=att_missiles, defender_missiles=def_missiles)
+    # Missiles beyond the dice of every roll the attack can have are never fired
+    rolls = battle.attacker + battle.defender
+    states = (battle.attacker * battle.defender * (min(att_missiles, 3 * rolls) + 1)
+              * (min(def_missiles, 2 * rolls) + 1) * (max(battle.fortification, 0) + 1))
+    if states > MAX_STATES:
+        raise AttackParseError(f"{' '.join(attack)!r} has about {states:,} states (troops x troops x "
+                               f"Missiles x boxes), more than the {MAX_STATES:,} computed here; give "
+                               "fewer troops or Missiles")
     return attack_odds(battle, policy, exact=exact)
