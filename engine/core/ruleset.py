@@ -158,7 +158,9 @@ class Ruleset:
     `finish` append rows to the projections' tables."""
     odds: Callable[[str], Any] | None = None
     """Exact odds of a battle described in words (`ledger odds "..."`): -> an object with
-    `as_dict()` and `lines()`; ValueError naming what could not be read."""
+    `as_dict()` and `lines()`; ValueError naming what could not be read. Its docstring is the
+    battle's help in `ledger odds --help`, and an `examples` attribute (the words after `ledger
+    odds`) gives the help's examples."""
     campaign: Any = None
     """Campaign hooks, for a game played as one of a series on an evolving world (Risk Legacy):
     an object the store and the `campaign` commands call; None for a game that stands alone."""

@@ -28,9 +28,16 @@ def _simulate(seed: int, game_id: str, options: Mapping[str, str]):
 
 
 def _odds(text: str):
-    """RULESET.odds (engine.risk_europe.odds.odds_of, imported when first asked for)."""
+    """The battle: "ATTACKER vs DEFENDER [in a castle]", units as footmen, archers, cavalry, siege
+    (or F, A, C, S); --casualties ORDER (both sides: cheapest-first, or the four types, e.g. SCAF),
+    --reroll below-average|never (the castle re-roll), --exact."""
+    # RULESET.odds, the help of `ledger odds`: engine.risk_europe.odds.odds_of, imported when first asked for
     from engine.risk_europe.odds import odds_of
     return odds_of(text)
+
+
+_odds.examples = ('"3 footmen + 1 siege vs 2 archers in a castle"',
+                  '3F 1S vs 2A castle --reroll never --json')
 
 
 def _fold(rows, data):

@@ -34,6 +34,20 @@ def _fold(rows, data):
     return fold(rows, data)
 
 
+def _odds(text: str):
+    """The attack: "A vs D [marks]", A the troops in the attacking territory (one stays behind), D
+    the defenders; marks: bunker, ammo shortage, fortified [N boxes left], hq, double sixes, first
+    strike, three of a kind, N missiles, +1 higher / -1 lower / +1 each; --stop N (the attacker
+    stops when down to N troops), --exact."""
+    # RULESET.odds, the help of `ledger odds`: engine.risk_legacy.odds.odds_of, imported when first asked for
+    from engine.risk_legacy.odds import odds_of
+    return odds_of(text)
+
+
+_odds.examples = ('"10 vs 6"', '"10 vs 6 bunker"', '"8 with 2 missiles vs 5 fortified (3 boxes left)" --stop 3',
+                  '"4 vs 2" --exact --json')
+
+
 def world_of(state) -> World:
     """The world as a game's state has it now (after a finished game: the world the next game
     starts from)."""
@@ -62,6 +76,7 @@ RULESET = Ruleset(
     simulate=_simulate,
     projections=PROJECTIONS,
     fold=_fold,
+    odds=_odds,
     campaign=_campaign.HOOKS,
 )
 

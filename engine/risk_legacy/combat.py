@@ -27,6 +27,14 @@ class Modifier(NamedTuple):
     source: str
 
 
+DIE_POSITIONS = ("higher", "lower", "each")
+
+# The modifiers of the box (RL-FORTIFICATION, RL-POWER-BEAR-FIRST-STRIKE, RL-POWER-MECH-FORTIFIED-HQ);
+# the scars' are data (board.SCAR_EFFECTS).
+FORTIFICATION = Modifier("each", +1, "fortification")
+FIRST_STRIKE = Modifier("lower", -1, "Enclave first strike")
+
+
 def natural_order(dice: Sequence[int]) -> list[int]:
     """Indices of `dice` from the highest die to the lowest (a stable sort: equal dice keep the
     order they were recorded in)."""

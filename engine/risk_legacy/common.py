@@ -13,7 +13,7 @@ from engine.core.judging import record_roll, resolve_name
 from engine.core.rules import Verdicts
 from engine.risk_legacy import world as W
 from engine.risk_legacy.board import COIN, FACTION_NAMES, SCAR_EFFECTS, Territory
-from engine.risk_legacy.combat import Modifier, casualties, final_dice
+from engine.risk_legacy.combat import FIRST_STRIKE, FORTIFICATION, Modifier, casualties, final_dice
 from engine.risk_legacy.rules import RULES
 from engine.risk_legacy.state import Combat, PlayerId, Sideboard, State, Terr, evolve as replace
 
@@ -169,9 +169,9 @@ def defence_modifiers(s: State, cb: Combat) -> list[Modifier]:
         die, delta = SCAR_EFFECTS[m.scar]
         mods.append(Modifier(die, delta, m.scar.replace("_", " ")))
     if is_fortified_for(s, cb):
-        mods.append(Modifier("each", +1, "fortification"))
+        mods.append(FORTIFICATION)
     if has_power(s, cb.attacker, "bear-first-strike") and s.flow.first_attack == cb.to:
-        mods.append(Modifier("lower", -1, "Enclave first strike"))
+        mods.append(FIRST_STRIKE)
     return mods
 
 

@@ -11,19 +11,28 @@ Every row is read from the structured states before and after an event (`flow`, 
 
 - legacy_outcomes: one row per player: faction, starting power, HQ, place in the turn order,
   won, Red Stars at the end, knocked out (by whom), troops recruited, Missiles used, the reward.
-- legacy_battles: one row per attack roll (an attack in Risk Legacy is one roll): the dice, the
-  modifiers, the troops lost, and the luck against the exact odds when the dice are unmodified.
+- legacy_battles: one row per attack roll: the dice, the modifiers, the troops lost, the roll's
+  luck in troops against the exact odds when the dice are unmodified, and the luck of the whole
+  attack: a run of rolls on one territory from one territory (`battle_seq`, its first
+  AttackDeclared) until the attacker takes it or stops. Each roll's `take_luck` is what its dice
+  did to the attacker's chance of taking the territory (engine.risk_legacy.odds.roll_luck, every
+  modifier and power counted, Missiles not: they are choices); the attack's `battle_luck`, on its
+  last roll, is their sum: for an attack fought with all its dice to the conquest or the last
+  troop, (1 if taken else 0) - P(take) at its start.
 - legacy_games: one row per game: campaign, game number, winner and reward, and the world the
   game leaves (cities, scars, fortifications, named continents...), so a campaign can be charted.
 - dice (shared with Risk Europe): the roll-offs, every attack roll and the world-naming roll-off.
 
-Pure: no I/O. A roll the log ends on before its troops are removed makes no battle row.
+Pure: no I/O. A roll the log ends on before its troops are removed makes no battle row. The rows of an attack
+still going on are held back until it ends (or the log does), so its last row can carry the
+attack's luck.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -31,9 +40,11 @@ from typing import Any
 from engine.core.projection import Projection
 from engine.core.tables import DICE
 from engine.risk_legacy import world as W
-from engine.risk_legacy.combat import casualties
-from engine.risk_legacy.engine import defence_modifiers, hqs_of, roll_result, stars
-from engine.risk_legacy.state import State
+from engine.risk_legacy.combat import FORTIFICATION, casualties
+from engine.risk_legacy.common import _mech_hq
+from engine.risk_legacy.engine import defence_modifiers, has_power, hqs_of, roll_result, stars
+from engine.risk_legacy.odds import NEVER_WEARS, Battle, roll_luck
+from engine.risk_legacy.state import Combat, State
 
 S, I, F, B, J = "str", "int", "float", "bool", "json"
 
@@ -54,7 +65,8 @@ LEGACY_COLUMNS: dict[str, dict[str, str]] = {
         "defender_faces": J, "attacker_final": J, "defender_final": J, "modifiers": S,
         "missiles": I, "modified": B, "power_effect": S, "attacker_lost": I, "defender_lost": I,
         "conquered": B, "expected_attacker_lost": F, "expected_defender_lost": F,
-        "attacker_luck": F, "defender_luck": F,
+        "attacker_luck": F, "defender_luck": F, "attacker_troops": I, "defender_troops": I,
+        "battle_seq": I, "p_take": F, "take_luck": F, "battle_luck": F,
     },
     "legacy_games": {
         "game_id": S, "campaign": S, "game_no": I, "players": I, "finished": B, "winner": S,
@@ -71,7 +83,8 @@ PROJECTIONS: tuple[Projection, ...] = (
     Projection("legacy_outcomes", LEGACY_COLUMNS["legacy_outcomes"], ("game_id", "player"),
                "one row per player: faction, power, HQ, the result, what the player did"),
     Projection("legacy_battles", LEGACY_COLUMNS["legacy_battles"], ("game_id", "seq"),
-               "one row per attack roll: dice, modifiers, losses, luck against the exact odds"),
+               "one row per attack roll: dice, modifiers, losses, luck against the exact odds "
+               "(the roll's, and the whole attack's on its last roll)"),
     Projection("legacy_games", LEGACY_COLUMNS["legacy_games"], ("game_id",),
                "one row per game: campaign, number, winner, reward, the world it leaves"),
     DICE,
@@ -150,8 +163,27 @@ def _reward_detail(s: State, payload: Any) -> str | None:
     return None
 
 
+@dataclass
+class _Attack:
+    """An attack going on: its rolls' rows, held back until it ends (`LegacyFold._close_attack`)."""
+
+    seq: int                           # its first AttackDeclared: the rows' battle_seq
+    attacker: str
+    frm: str
+    to: str
+    left: tuple[int, int] | None = None   # troops (attacking territory, defended) after its last roll
+    rows: list[tuple] = field(default_factory=list)
+    lucks: list[float | None] = field(default_factory=list)
+
+
+# the events of one roll of an attack under way; any other event that changes the state ends it
+_WITHIN_A_ROLL = frozenset({"ScarPlaced", "DiceRolled", "MissileFired", "CasualtiesRemoved"})
+
+
 class LegacyFold:
     """Reads the Risk Legacy rows off each (state before, state after) pair of an event."""
+
+    attack: _Attack | None = None      # a class default: a fold pickled before attacks were kept
 
     def __init__(self, rows: Any):
         self.t = rows.tables
@@ -179,6 +211,9 @@ class LegacyFold:
         if kind == "AttackDeclared" and after.combat is not None \
                 and after.combat.stage == "declared":
             self.attack_seq = seq
+            self._declared(after, after.combat, seq)
+        elif self.attack is not None and kind not in _WITHIN_A_ROLL:
+            self._close_attack()
         if kind == "DiceRolled":
             self._dice(before, after, seq, payload)
         elif kind == "WorldNamed" and payload.rolls:
@@ -238,14 +273,70 @@ class LegacyFold:
             luck = expected_a - dice_a
             odds = (expected_a, expected_d, luck, -luck)
         players = before.players
-        self.t["legacy_battles"].append((
+        take = self._take_luck(before, cb)
+        self._attack_row(before, after, cb, conquered, (
+
             self.game, self.attack_seq, self.roll_seq, before.flow.round, cb.attacker,
             cb.defender, players[cb.attacker].faction, players[cb.defender].faction, cb.frm, cb.to,
             held.hq is not None, len(att), len(dfn), json.dumps(list(att)), json.dumps(list(dfn)),
             json.dumps(final_a), json.dumps(final_d),
             "; ".join(f"{m.source} {m.delta:+d} {m.die}" for m in mods) or None,
             len(cb.missiles), modified, "; ".join(effects) or None, a_lost, defender_lost,
-            conquered, *odds))
+            conquered, *odds), take)
+
+    # -- attacks: runs of rolls on one territory
+
+    def _declared(self, s: State, cb: Combat, seq: int) -> None:
+        """An attack declared (`s`: the state it leaves): the next roll of the attack going on
+        (same attacker, from the same territory on the same one, troops as its last roll left
+        them), or a new attack."""
+        a = self.attack
+        if a is not None and (a.attacker, a.frm, a.to) == (cb.attacker, cb.frm, cb.to) \
+                and a.left == (s.terr[cb.frm].troops, s.terr[cb.to].troops):
+            return
+        self._close_attack()
+        self.attack = _Attack(seq, cb.attacker, cb.frm, cb.to)
+
+    def _take_luck(self, before: State, cb: Combat):
+        """The roll's luck in chances of taking the territory (odds.roll_luck), or None where there
+        are no odds (troops or dice the rules do not allow: a log judged leniently)."""
+        mods = defence_modifiers(before, cb)
+        boxes = 0
+        if FORTIFICATION in mods:
+            boxes = NEVER_WEARS if _mech_hq(before, cb) else W.fortification_boxes_left(before.world, cb.to)
+        try:
+            battle = Battle(before.terr[cb.frm].troops, before.terr[cb.to].troops,
+                            defender_modifiers=tuple(m for m in mods if m != FORTIFICATION),
+                            fortification=boxes,
+                            three_of_a_kind=has_power(before, cb.attacker, "bear-three-of-a-kind"),
+                            double_sixes=has_power(before, cb.defender, "mech-double-sixes"))
+        except ValueError:
+            return None
+        return roll_luck(battle, *cb.rolls)
+
+    def _attack_row(self, before: State, after: State, cb: Combat, conquered: bool, row: tuple,
+                    take) -> None:
+        a = self.attack
+        if a is None or (a.attacker, a.frm, a.to) != (cb.attacker, cb.frm, cb.to):
+            a = self.attack = _Attack(self.attack_seq, cb.attacker, cb.frm, cb.to)
+        luck = None if take is None else take.luck
+        a.rows.append((*row, before.terr[cb.frm].troops, before.terr[cb.to].troops, a.seq,
+                       None if take is None else take.before, luck))
+        a.lucks.append(luck)
+        a.left = (after.terr[cb.frm].troops, after.terr[cb.to].troops)
+        immune = cb.to in after.flow.immune and cb.to not in before.flow.immune
+        if conquered or immune or a.left[0] <= 1 or after.terr[cb.frm].owner != cb.attacker:
+            self._close_attack()
+
+    def _close_attack(self) -> None:
+        """The attack is over: its rows go out, the last with the attack's luck (the sum of its
+        rolls', None if one of them has no odds)."""
+        a, self.attack = self.attack, None
+        if a is None or not a.rows:
+            return
+        total = None if None in a.lucks else sum(a.lucks)
+        self.t["legacy_battles"].extend(row + (None,) for row in a.rows[:-1])
+        self.t["legacy_battles"].append(a.rows[-1] + (total,))
 
     def _knock_outs(self, before: State, after: State) -> None:
         """Players whose last troops this event removed (only owners of a changed territory can
@@ -288,6 +379,7 @@ class LegacyFold:
     # -- the end of the log
 
     def finish(self, s: State) -> None:
+        self._close_attack()
         if s.flow.round < 1 or self.start is None:      # the log ended before the first turn
             return
         result = s.result

@@ -243,10 +243,22 @@ def population(w: World, data: GameData, t: str) -> int:
     return 0 if city is None else data.population.get({"capital": "world_capital"}.get(city.kind, city.kind), 0)
 
 
+FORTIFICATION_BOXES = 10
+"""Boxes around a Fortification mark: each attack with 3 troops marks one (RL-FORTIFICATION)."""
+
+
 def is_fortified(w: World, t: str) -> bool:
     """Does the city here have a Fortification with boxes left (RL-FORTIFICATION)?"""
+    return fortification_boxes_left(w, t) > 0
+
+
+def fortification_boxes_left(w: World, t: str) -> int:
+    """The unmarked boxes of the city's Fortification here: the attacks with 3 troops it still
+    gives its +1 to (0: not fortified, or spent)."""
     m = marks(w, t)
-    return m.city is not None and m.fortification is not None and m.fortification < 10
+    if m.city is None or m.fortification is None:
+        return 0
+    return max(FORTIFICATION_BOXES - m.fortification, 0)
 
 
 def is_unmarked_for_start(w: World, t: str) -> bool:

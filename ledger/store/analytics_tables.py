@@ -212,6 +212,12 @@ class LegacyBattleRow(SQLModel, table=True):
     expected_defender_lost: Optional[float] = Field(default=None, sa_type=Double)
     attacker_luck: Optional[float] = Field(default=None, sa_type=Double)
     defender_luck: Optional[float] = Field(default=None, sa_type=Double)
+    attacker_troops: int                        # troops in the attacking territory before the roll
+    defender_troops: int                        # and in the defended one
+    battle_seq: int                             # the attack's first AttackDeclared (its rolls share it)
+    p_take: Optional[float] = Field(default=None, sa_type=Double)       # P(attacker takes it) before the roll
+    take_luck: Optional[float] = Field(default=None, sa_type=Double)    # the roll's luck in those chances
+    battle_luck: Optional[float] = Field(default=None, sa_type=Double)  # the attack's, on its last roll
 
 
 class LegacyGameRow(SQLModel, table=True):
