@@ -34,6 +34,18 @@ def _fold(rows, data):
     return fold(rows, data)
 
 
+def _page(game, data):
+    """RULESET.page (engine.risk_legacy.page, imported when first asked for)."""
+    from engine.risk_legacy.page import page
+    return page(game, data)
+
+
+def _report():
+    """RULESET.report (engine.risk_legacy.report, imported when first asked for: it needs polars)."""
+    from engine.risk_legacy.report import REPORT
+    return REPORT
+
+
 def world_of(state) -> World:
     """The world as a game's state has it now (after a finished game: the world the next game
     starts from)."""
@@ -64,6 +76,8 @@ RULESET = Ruleset(
     simulate=_simulate,
     projections=PROJECTIONS,
     fold=_fold,
+    page=_page,
+    report=_report,
     campaign=_campaign.HOOKS,
 )
 
