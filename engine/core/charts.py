@@ -3,12 +3,14 @@ dashboard sections (engine.core.page, engine.core.report) are made of these; ana
 them (analytics/charts.py), so a game's package never imports a plotting library.
 
     ChartSpec("crown-race", "The crown race (7 rounds; 7 crowns win)", "end of round", "crowns",
-              traces=(Points(x=(0, 1, 2), y=(1, 2, 4), name="blue", mode="lines+markers"),),
+              traces=(Points(x=(0, 1, 2), y=(1, 2, 4), name="blue", mode="lines+markers",
+                             player="blue"),),
               threshold=Threshold(7, "7 crowns win"))
 
 A chart with no trace is drawn as its `empty` sentence ("No battle has been fought yet.").
 Colours are CSS colours or None (the renderer's default); a player's colour is the renderer's
-choice, so a series about one player names them (`player="blue"`) instead of a colour.
+choice, so a series about one player names them (`player="blue"`) instead of a colour. Labels and
+titles are shown as given (an axis label may break its line with `<br>`).
 """
 
 from __future__ import annotations
