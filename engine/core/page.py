@@ -13,9 +13,9 @@ labels), else as the text the frames carry; and line charts by round (engine.cor
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
-from engine.core.charts import ChartSpec
+from engine.core.charts import ChartSpec, Points, Threshold
 
 
 # --- what the hook reads ------------------------------------------------------------------------
@@ -65,6 +65,23 @@ def round_ends(game: PageGame) -> dict[int, Mapping[str, Any]]:
 def rounds_played(ends: Mapping[int, Any]) -> int:
     """How many rounds `round_ends` covers (the set-up, round 0, is not one)."""
     return len(ends) - 1 if 0 in ends else len(ends)
+
+
+def rounds_text(n: int) -> str:
+    """ "1 round", "7 rounds"."""
+    return f"{n} round{'s' if n != 1 else ''}"
+
+
+def by_round(chart_id: str, title: str, x_title: str, y_title: str,
+             ends: Mapping[int, Mapping[str, Any]], players: tuple[str, ...],
+             value: Callable[[Mapping[str, Any], str], Any],
+             threshold: Threshold | None = None) -> ChartSpec:
+    """A line per player of `value(view, player)` at the end of each round (`round_ends`), in the
+    player's colour; `threshold` marks a level such as "7 crowns win"."""
+    rounds = list(ends)
+    return ChartSpec(chart_id, title, x_title, y_title, tuple(
+        Points(rounds, [value(ends[r], p) for r in rounds], p, mode="lines+markers", player=p)
+        for p in players), threshold=threshold)
 
 
 # --- what the hook returns ----------------------------------------------------------------------

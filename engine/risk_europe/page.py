@@ -14,10 +14,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from engine.core.charts import ChartSpec, Points, Threshold
+from engine.core.charts import ChartSpec, Threshold
 from engine.core.data import loaded_once, read_data_file
 from engine.core.page import (
-    BoardMap, Frame, Labels, Lines, MapArea, Mark, PageGame, PageSpec, round_ends, rounds_played,
+    BoardMap, Frame, Labels, Lines, MapArea, Mark, PageGame, PageSpec, by_round, round_ends,
+    rounds_played, rounds_text,
 )
 from engine.risk_europe.board import GameData, default_data
 
@@ -132,14 +133,6 @@ def _army(view: Mapping[str, Any], p: str) -> int:
     return total
 
 
-def _race(chart_id: str, title: str, axis: str, ends: Mapping[int, Mapping[str, Any]],
-          players: tuple[str, ...], value, threshold: Threshold | None = None) -> ChartSpec:
-    rounds = list(ends)
-    return ChartSpec(chart_id, title, ROUNDS_AXIS, axis, tuple(
-        Points(rounds, [value(ends[r], p) for r in rounds], p, mode="lines+markers", player=p)
-        for p in players), threshold=threshold)
-
-
 def page(game: PageGame, data: GameData | None = None) -> PageSpec:
     """RULESET.page: the boards on the map and the races by round. ValueError when no kingdom
     was placed."""
@@ -149,17 +142,20 @@ def page(game: PageGame, data: GameData | None = None) -> PageSpec:
         raise ValueError("no kingdom was placed: there is no board to draw")
     ends = round_ends(game)
     n = rounds_played(ends)
-    rounds = f"{n} round{'s' if n != 1 else ''}"
-    players = game.players
+    rounds = rounds_text(n)
+
+    def race(chart_id: str, title: str, axis: str, value, threshold=None) -> ChartSpec:
+        return by_round(chart_id, title, ROUNDS_AXIS, axis, ends, game.players, value, threshold)
+
     charts = (
-        _race("crown-race", f"The crown race ({rounds}; {WIN_CROWNS} crowns win)", "crowns", ends,
-              players, lambda v, p: v["players"][p]["crowns"],
-              Threshold(WIN_CROWNS, f"{WIN_CROWNS} crowns win")),
-        _race("coins", f"Coins at the end of each round ({rounds})", "coins", ends, players,
-              lambda v, p: v["players"][p]["coins"]),
-        _race("army", f"Army on the board ({rounds})", "units", ends, players, _army),
-        _race("territories", f"Territories held ({rounds})", "territories", ends, players,
-              lambda v, p: v["players"][p]["territories"]),
+        race("crown-race", f"The crown race ({rounds}; {WIN_CROWNS} crowns win)", "crowns",
+             lambda v, p: v["players"][p]["crowns"],
+             Threshold(WIN_CROWNS, f"{WIN_CROWNS} crowns win")),
+        race("coins", f"Coins at the end of each round ({rounds})", "coins",
+             lambda v, p: v["players"][p]["coins"]),
+        race("army", f"Army on the board ({rounds})", "units", _army),
+        race("territories", f"Territories held ({rounds})", "territories",
+             lambda v, p: v["players"][p]["territories"]),
     )
     return PageSpec(
         frames=tuple(Frame(f.label, marks(f.view, data)) for f in frames), rounds=n,

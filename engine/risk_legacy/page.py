@@ -11,8 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from engine.core.charts import ChartSpec, Points
-from engine.core.page import Frame, PageGame, PageSpec, round_ends, rounds_played
+from engine.core.page import (
+    Frame, PageGame, PageSpec, by_round, round_ends, rounds_played, rounds_text,
+)
 from engine.risk_legacy.narrate import board_lines
 
 # what a turn's events did, in a turn's label ("recruits · attacks 3× · takes 2 · draws a card")
@@ -94,13 +95,12 @@ def page(game: PageGame, data: Any = None) -> PageSpec:
         raise ValueError("no turn was played: there is no board to draw")
     ends = round_ends(game)
     n = rounds_played(ends)
-    rounds = f"{n} round{'s' if n != 1 else ''}"
     first = next(iter(ends.values()), {}).get("players", {})
     some = next(iter(first.values()), {}) if first else {}
     charts = tuple(
-        ChartSpec(f"race-{key.replace('_', '-')}", title.format(rounds=rounds), ROUNDS_AXIS, axis,
-                  tuple(Points(list(ends), [ends[r]["players"].get(p, {}).get(key) for r in ends],
-                               p, mode="lines+markers", player=p) for p in game.players))
+        by_round(f"race-{key.replace('_', '-')}", title.format(rounds=rounds_text(n)),
+                 ROUNDS_AXIS, axis, ends, game.players,
+                 lambda v, p, key=key: v["players"].get(p, {}).get(key))
         for key, title, axis in RACES if key in some)
     return PageSpec(frames=tuple(Frame(f.label, lines=tuple(board_lines(f.view, "")))
                                  for f in frames),
