@@ -167,16 +167,17 @@ def map_figure(spec: PageSpec, players: list[str], colours: Mapping[str, str]) -
 
 def default_page(rs: Ruleset) -> Callable[[PageGame, Any], PageSpec]:
     """The page of a ruleset that has no `page` hook: the board after each event it carried out,
-    as its `board_lines` prints it (else as JSON), labelled as the replay describes the event."""
+    as its `board_lines` prints it (else as JSON), labelled with where the event happened, its
+    type and its actor."""
     def lines_of(view: Mapping) -> list[str]:
         if rs.board_lines is not None:
             return list(rs.board_lines(dict(view)))
         return [json.dumps(view, default=str, sort_keys=True)]
 
     def label_of(step: PageStep) -> str:
-        if rs.describe is not None:
-            return rs.describe(step.type, step.actor, dict(step.payload))
-        return f"{step.actor or 'the table'}: {step.type}"
+        phase, round_, turn = step.position
+        return f"{phase}, round {round_}, turn {turn}: {step.type}" + \
+            (f" by {step.actor}" if step.actor else "")
 
     def page(game: PageGame, data: Any) -> PageSpec:
         done = [s for s in game.steps if s.view is not None and s.applied]

@@ -186,6 +186,7 @@ def test_a_game_without_a_page_hook_gets_its_boards_as_text(tmp_path):
     assert (report.frames, report.rounds) == (4, 1)
     assert "Game nim-1: ann wins (last stone) in round 1" in page
     assert "Nim (a test ruleset); ann, bob; 5 events" in page and "There is no map" in page
+    assert "<summary>play, round 1, turn 3: StonesTaken by bob</summary>" in page
     assert html.unescape(page).count('"pile": 0') == 2        # after the last take, and the end
     assert "plotly-graph-div" not in page
 
