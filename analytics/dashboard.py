@@ -3,36 +3,38 @@
     tables = load_tables(store, tournament=None)        # analytics.load
     report = write_dashboard(tables, "report.html")      # charts drawn, skipped, bytes written
 
-Prepare, then plot: every number comes from a named query (analytics.queries); this module only
-draws. Each chart is titled in plain words with its sample size; a chart whose query has no rows
-(no battles yet, say) is left out with a sentence saying why. The page embeds plotly.js, so it
-works offline. `dashboard_stats` gives the same numbers as plain data (`ledger stats --json`).
+The page has a group of sections for each ruleset whose games the tables hold, in the order of
+the rulesets' names: the ruleset's report (`Ruleset.report`, engine.core.report) says what its
+sections show, as plain data, and analytics/charts.py draws them. Then the dice every game rolls
+into the shared `dice` table: faces, fairness p-values, the flagged groups.
+
+Prepare, then plot: every number comes from a named query (analytics.queries.QUERIES). Each chart
+is titled in plain words with its sample size; a chart whose query has no rows (no battles yet,
+say) is left out with a sentence saying why. The page embeds plotly.js, so it works offline.
+`dashboard_stats` gives the same numbers as plain data (`ledger stats --json`).
 """
 
 from __future__ import annotations
 
 import html
 import json
-import math
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-import plotly.graph_objects as go
 import polars as pl
 
 from analytics import queries as q
+from analytics.charts import blocks_html, chart
 from analytics.load import Tables
-from analytics.page import (Chart, _layout, _pct, _plural, _table, chart_html,
-                            html_page, write_page)
+from analytics.page import Chart, _table, chart_html, html_page, write_page
 from analytics.stats import ALPHA, FLAG_P, MIN_DICE
+from engine.core.charts import Bars, ChartSpec, Threshold, empty_chart, plural
+from engine.core.report import DashboardPart, Report
+from engine.core.ruleset import Ruleset, rulesets
 
-PLAYER_COUNT = 4                    # the basic game: an even win rate is 1/4
-LUCK_BIN = 0.25                     # width of the luck histogram's bars (battles)
 P_VALUE_BINS = 20
-ORDER_NAMES = {"expand": "expand", "split_expand": "split expand", "maneuver": "maneuver",
-               "tax": "tax", "spend": "spend", q.NO_ORDER: "no order"}
-BONUS_NAMES = {"fortify": "fortify", "siege_assault": "siege assault", "king_me": "King Me"}
+DICE = "Dice"
 
 
 @dataclass
@@ -45,258 +47,109 @@ class DashboardReport:
     bytes: int = 0
 
 
-def _even_line(fig: go.Figure, level: float, text: str) -> None:
-    fig.add_hline(y=level, line_dash="dash", line_color="#888", annotation_text=text,
-                  annotation_position="top left")
+@dataclass
+class Group:
+    """One ruleset's part of the page."""
+
+    ruleset: Ruleset
+    report: Report
+    part: DashboardPart
 
 
-def _headroom(fig: go.Figure, values: list[float | None], floor: float = 0.0) -> go.Figure:
-    """Room above the tallest bar for its label."""
-    top = max([v for v in values if v is not None] + [floor])
-    fig.update_yaxes(range=[0, top * 1.18 if top > 0 else 1])
-    return fig
+# --- the rulesets on the page ---------------------------------------------------------------------
 
 
-# --- the charts -----------------------------------------------------------------------------------
+def _reports() -> list[tuple[Ruleset, Report]]:
+    """Every registered ruleset with dashboard sections, by name, and its report."""
+    out = []
+    for rs in rulesets():
+        report = rs.report() if rs.report is not None else None
+        if report is not None and report.dashboard is not None:
+            out.append((rs, report))
+    return out
 
 
-def _game_lengths(t: Tables) -> Chart:
-    d = q.game_lengths(t)
-    n = int(d["games"].sum()) if d.height else 0
-    if not n:
-        return Chart("game-lengths", "Outcomes", None, "No game in the store has finished yet.")
-    fig = go.Figure(go.Bar(x=d["rounds"].to_list(), y=d["games"].to_list(), name="games",
-                           marker_color="#4c78a8"))
-    return Chart("game-lengths", "Outcomes", _layout(
-        fig, f"How many rounds a game lasts ({_plural(n, 'finished game')})", "rounds", "games"))
+def dashboard_steps() -> tuple[str, ...]:
+    """What write_dashboard reports to its `step` callback, in order (for a progress bar): each
+    ruleset with dashboard sections, the dice, the page."""
+    return (*(rs.title for rs, _ in _reports()), "dice", "page")
 
 
-def _win_rate_chart(chart_id: str, d: pl.DataFrame, by: str, title: str, x_title: str,
-                    label: Callable[[Any], str] = str) -> Chart:
-    if not d.height:
-        return Chart(chart_id, "Outcomes", None, "No game in the store has finished yet.")
-    games = int(d["games"].sum()) // PLAYER_COUNT
-    labels = [label(v) for v in d[by].to_list()]
-    fig = go.Figure(go.Bar(
-        x=labels, y=_pct(d["win_rate"].to_list()), marker_color="#54a24b",
-        text=[f"{w:g} of {g}" for w, g in zip(d["wins"].to_list(), d["games"].to_list())],
-        textposition="outside", name="win rate"))
-    fig = _layout(fig, f"{title} ({_plural(games, 'finished game')})", x_title, "win rate (%)")
-    _headroom(fig, _pct(d["win_rate"].to_list()), 100 / PLAYER_COUNT)
-    _even_line(fig, 100 / PLAYER_COUNT, f"even: {100 // PLAYER_COUNT}%")
-    return Chart(chart_id, "Outcomes", fig)
+def rulesets_stored(t: Tables) -> set[str]:
+    """The names of the rulesets whose games the tables hold."""
+    return set(t.games.select(pl.col("ruleset").drop_nulls().unique()).collect()["ruleset"])
 
 
-def _usage_bars(chart_id: str, section: str, d: pl.DataFrame, item: str, title: str,
-                x_title: str, names: dict[str, str] | None = None) -> Chart:
-    if not d.height:
-        return Chart(chart_id, section, None, "No King's Orders card has been played yet.")
-    n = int(d["plays"].sum())
-    labels = [(names or {}).get(v, v) for v in d[item].to_list()]
-    fig = go.Figure(go.Bar(x=labels, y=d["plays"].to_list(), marker_color="#f58518",
-                           text=[f"{100 * s:.0f}%" for s in d["share"].to_list()],
-                           textposition="outside", name="plays"))
-    fig = _layout(fig, f"{title} ({_plural(n, 'card')} played)", x_title, "times played")
-    return Chart(chart_id, section, _headroom(fig, d["plays"].to_list()))
+# --- the dice every game shares -------------------------------------------------------------------
 
 
-def _grouped_shares(chart_id: str, section: str, d: pl.DataFrame, group: str, item: str,
-                    title: str, x_title: str, group_label: Callable[[Any], str] = str,
-                    stacked: bool = False) -> Chart:
-    """Each item's share of its group's plays: stacked, one bar per group; or grouped, one bar
-    group per item and one bar per group."""
-    if not d.height:
-        return Chart(chart_id, section, None, "No King's Orders card has been played yet.")
-    n = int(d["plays"].sum())
-    share = {(g, i): s for g, i, s in zip(d[group].to_list(), d[item].to_list(),
-                                          d["share"].to_list())}
-    items = sorted(set(d[item].to_list()))
-    groups = sorted(set(d[group].to_list()))
-    fig = go.Figure()
-    if stacked:
-        for i in items:
-            fig.add_trace(go.Bar(x=[group_label(g) for g in groups], name=ORDER_NAMES.get(i, i),
-                                 y=[100 * share.get((g, i), 0) for g in groups]))
-    else:
-        for g in groups:
-            fig.add_trace(go.Bar(x=[ORDER_NAMES.get(i, i) for i in items], name=group_label(g),
-                                 y=[100 * share.get((g, i), 0) for i in items]))
-    fig = _layout(fig, f"{title} ({_plural(n, 'card')} played)", x_title, "share of plays (%)",
-                  barmode="stack" if stacked else "group")
-    return Chart(chart_id, section, fig)
-
-
-def _bonus_use(t: Tables) -> Chart:
-    d = q.bonus_use(t)
-    if not d.height:
-        return Chart("bonus-use", "King's Orders", None, "No card with a bonus action was played.")
-    n = int(d["cards_played"].sum())
-    fig = go.Figure(go.Bar(
-        x=[BONUS_NAMES.get(b, b) for b in d["card_bonus"].to_list()],
-        y=_pct(d["use_rate"].to_list()), marker_color="#b279a2",
-        text=[f"{u} of {c}" for u, c in zip(d["bonus_used"].to_list(),
-                                             d["cards_played"].to_list())],
-        textposition="outside", name="used"))
-    fig = _layout(fig, f"How often a card's bonus action is used ({_plural(n, 'card')} with a "
-                       f"bonus played)", "bonus action", "used (%)")
-    return Chart("bonus-use", "King's Orders", _headroom(fig, _pct(d["use_rate"].to_list())))
-
-
-def _calibration(t: Tables) -> Chart:
-    d = q.odds_calibration(t)
-    if not d.height:
-        return Chart("odds-calibration", "Battle luck", None, "No battle has been fought yet.")
-    n = int(d["battles"].sum())
-    fig = go.Figure([
-        go.Scatter(x=[0, 100], y=[0, 100], mode="lines", name="as the odds say",
-                   line={"dash": "dash", "color": "#888"}),
-        go.Scatter(x=_pct(d["expected_rate"].to_list()), y=_pct(d["observed_rate"].to_list()),
-                   mode="markers", name="battles, grouped by their odds",
-                   marker={"size": [6 + 3 * math.sqrt(b) for b in d["battles"].to_list()],
-                           "color": "#e45756", "sizemode": "diameter"},
-                   text=[f"{b} battles" for b in d["battles"].to_list()]),
-    ])
-    return Chart("odds-calibration", "Battle luck", _layout(
-        fig, f"Attackers won about as often as the exact odds said ({_plural(n, 'battle')})",
-        "P(attacker takes the territory), exact (%)", "attackers who took it (%)"))
-
-
-def _luck_histogram(per: pl.DataFrame) -> Chart:
-    if not per.height:
-        return Chart("luck-histogram", "Battle luck", None, "No battle has been fought yet.")
-    binned = (per.with_columns((pl.col("luck") / LUCK_BIN).floor().alias("bin"))
-              .group_by("bin").agg(pl.len().alias("n")).sort("bin"))
-    fig = go.Figure(go.Bar(x=[(b + 0.5) * LUCK_BIN for b in binned["bin"].to_list()],
-                           y=binned["n"].to_list(), width=LUCK_BIN * 0.95,
-                           marker_color="#72b7b2", name="players in a game"))
-    return Chart("luck-histogram", "Battle luck", _layout(
-        fig, f"Battle luck of each player in each game ({_plural(per.height, 'player-game')})",
-        "battles won minus battles expected to be won", "players in a game"))
-
-
-def _luck_by_player(t: Tables) -> Chart:
-    d = q.luck_by_player(t)
-    if not d.height:
-        return Chart("luck-by-player", "Battle luck", None, "No battle has been fought yet.")
-    n = int(d["battles"].sum())
-    fig = go.Figure(go.Bar(x=d["player"].to_list(), y=d["luck"].to_list(), marker_color="#9d755d",
-                           text=[f"{b} battles" for b in d["battles"].to_list()],
-                           textposition="auto", name="luck"))
-    return Chart("luck-by-player", "Battle luck", _layout(
-        fig, f"Battle luck of each player, over every game ({_plural(n, 'battle side')})",
-        "player", "battles won minus expected"))
-
-
-def _dice_faces(t: Tables) -> Chart:
+def _dice_faces(t: Tables) -> ChartSpec:
     d = q.dice_faces(t)
     n = int(d["count"].sum())
     if not n:
-        return Chart("dice-faces", "Dice", None, "No die has been rolled yet.")
-    fig = go.Figure(go.Bar(x=d["face"].to_list(), y=d["count"].to_list(), marker_color="#4c78a8",
-                           name="dice"))
-    fig = _layout(fig, f"Every die rolled, by face ({_plural(n, 'die', 'dice')})", "face", "dice")
-    _even_line(fig, n / 6, "a fair die: 1/6 each")
-    return Chart("dice-faces", "Dice", fig)
+        return empty_chart("dice-faces", "No die has been rolled yet.")
+    return ChartSpec("dice-faces", f"Every die rolled, by face ({plural(n, 'die', 'dice')})",
+                     "face", "dice",
+                     (Bars(d["face"].to_list(), d["count"].to_list(), "dice", colour="#4c78a8"),),
+                     threshold=Threshold(n / 6, "a fair die: 1/6 each"))
 
 
-def _p_values(fairness: pl.DataFrame) -> Chart:
+def _p_values(fairness: pl.DataFrame) -> ChartSpec:
     tested = fairness.filter(pl.col("p_value").is_not_null())
     if not tested.height:
-        return Chart("dice-p-values", "Dice", None,
-                     f"No player rolled {MIN_DICE} dice in one game yet: too few to test.")
+        return empty_chart("dice-p-values",
+                           f"No player rolled {MIN_DICE} dice in one game yet: too few to test.")
     binned = (tested.with_columns((pl.col("p_value") * P_VALUE_BINS).floor()
                                   .clip(0, P_VALUE_BINS - 1).alias("bin"))
               .group_by("bin").agg(pl.len().alias("n")).sort("bin"))
-    fig = go.Figure(go.Bar(x=[(b + 0.5) / P_VALUE_BINS for b in binned["bin"].to_list()],
-                           y=binned["n"].to_list(), width=0.95 / P_VALUE_BINS,
-                           marker_color="#eeca3b", name="players in a game"))
-    fig = _layout(fig, "Dice fairness of each player in each game: chi-square p-values "
-                       f"({_plural(tested.height, 'player-game')} tested)",
-                  "p-value (fair dice spread them evenly)", "players in a game")
-    _even_line(fig, tested.height / P_VALUE_BINS, "fair dice")
-    return Chart("dice-p-values", "Dice", fig)
+    return ChartSpec(
+        "dice-p-values", "Dice fairness of each player in each game: chi-square p-values "
+                         f"({plural(tested.height, 'player-game')} tested)",
+        "p-value (fair dice spread them evenly)", "players in a game",
+        (Bars([(b + 0.5) / P_VALUE_BINS for b in binned["bin"].to_list()], binned["n"].to_list(),
+              "players in a game", colour="#eeca3b", width=0.95 / P_VALUE_BINS),),
+        threshold=Threshold(tested.height / P_VALUE_BINS, "fair dice"))
+
+
+def _dice_rolled(t: Tables) -> int:
+    return int(t.dice.select(pl.col("dice").sum()).collect().item() or 0)
+
+
+def _fairness_summary(fairness: dict[str, pl.DataFrame]) -> pl.DataFrame:
+    rows = []
+    for level, d in fairness.items():
+        tested = d.filter(pl.col("p_value").is_not_null()).height
+        rows.append({"level": level, "groups": d.height, "tested": tested,
+                     "flagged": d.filter(pl.col("flagged")).height,
+                     "expected_by_chance": tested * FLAG_P,
+                     "unlikely_by_chance": d.filter(pl.col("unlikely_by_chance")).height})
+    return pl.DataFrame(rows)
 
 
 # --- the page -----------------------------------------------------------------------------------
 
 
-SECTIONS = ("Outcomes", "King's Orders", "Battle luck", "Dice")
-
-
 def dashboard_charts(t: Tables,
                      step: Callable[[str], None] | None = None) -> tuple[list[Chart], dict]:
-    """Every chart of the page (in order) and the tables shown with them. The Risk Europe
-    sections are left out of a store that holds only Risk Legacy games; the Risk Legacy ones
-    (analytics.dashboard_legacy) are there when it holds any."""
-    from analytics.dashboard_legacy import has_legacy_games, legacy_charts
-
+    """Every chart of the page (in order), and what the page shows besides: the groups of the
+    rulesets whose games the tables hold (by name), the dice fairness at every level."""
     tick = step or (lambda _: None)
-    legacy = has_legacy_games(t)
-    europe = not legacy or _has_europe_games(t)
+    stored = rulesets_stored(t)
+    reports = _reports()
+    alone = sum(rs.name in stored for rs, _ in reports) == 1
     charts: list[Chart] = []
-    extra: dict[str, Any] = {"europe": europe, "legacy": legacy, "notes": {}}
-    if europe:
-        charts += _europe_charts(t, tick, extra)
-    else:
-        for label in ("outcomes", "King's Orders", "battle luck"):
-            tick(label)
-    tick("Risk Legacy")
-    if legacy:
-        more, extra["notes"] = legacy_charts(t)
-        charts += more
+    groups: list[Group] = []
+    for rs, report in reports:
+        tick(rs.title)
+        if rs.name not in stored:
+            continue
+        part = report.dashboard(t, alone)
+        groups.append(Group(rs, report, part))
+        charts += [chart(c, s.heading) for s in part.sections for c in s.charts]
     tick("dice")
     fairness = {level: q.dice_fairness(t, level) for level in q.FAIRNESS_LEVELS}
-    charts += [_dice_faces(t), _p_values(fairness["player in game"])]
-    extra["summary"] = q.corpus_summary(t)
-    extra["fairness"] = fairness
-    return charts, extra
-
-
-def _has_europe_games(t: Tables) -> bool:
-    europe = t.games.filter(pl.col("ruleset") == "risk-europe").select(pl.len()).collect().item()
-    return europe > 0 or t.outcomes.select(pl.len()).collect().item() > 0
-
-
-def _europe_charts(t: Tables, tick: Callable[[str], None], extra: dict) -> list[Chart]:
-    charts: list[Chart] = []
-    seat = lambda s: f"seat {s + 1}" if s is not None else "?"  # noqa: E731
-    tick("outcomes")
-    charts += [
-        _game_lengths(t),
-        _win_rate_chart("win-rate-city", q.win_rate_by_starting_city(t), "starting_city",
-                        "Win rate by starting city", "starting city",
-                        lambda c: c if c is not None else "none"),
-        _win_rate_chart("win-rate-seat", q.win_rate_by_seat(t), "seat",
-                        "Win rate by seat (the log's seat order)", "seat", seat),
-        _win_rate_chart("win-rate-bid", q.win_rate_by_opening_bid(t), "opening_bid",
-                        "Win rate by opening bid for the First Player Marker",
-                        "coins bid", lambda b: "none" if b is None else _plural(b, "coin")),
-    ]
-    tick("King's Orders")
-    charts += [
-        _usage_bars("orders", "King's Orders", q.order_frequency(t), "order_chosen",
-                    "Which orders players choose", "order", ORDER_NAMES),
-        _usage_bars("round-openers", "King's Orders",
-                    q.round_openers(t).rename({"rounds_opened": "plays"}), "card",
-                    "Which card opens a round", "card revealed first in the round"),
-        _grouped_shares("cards-by-round", "King's Orders", q.cards_by_round(t), "round", "card",
-                        "Cards played in each round", "round", stacked=True),
-        _grouped_shares("cards-by-seat", "King's Orders", q.cards_by_seat(t), "seat", "card",
-                        "Cards played from each seat", "card", seat),
-        _grouped_shares("cards-winners", "King's Orders", q.cards_winners_vs_rest(t), "group",
-                        "card", "Cards played by the eventual winners and by the rest", "card"),
-        _grouped_shares("orders-winners", "King's Orders", q.orders_winners_vs_rest(t), "group",
-                        "order_chosen", "Orders chosen by the eventual winners and by the rest",
-                        "order"),
-        _bonus_use(t),
-    ]
-    tick("battle luck")
-    per = q.luck_by_player_game(t)
-    charts += [_calibration(t), _luck_histogram(per), _luck_by_player(t)]
-    extra["luckiest"] = per.sort(["luck", "game_id", "player"],
-                                 descending=[True, False, False]).head(10)
-    extra["unluckiest"] = per.sort(["luck", "game_id", "player"]).head(10)
-    return charts
+    charts += [chart(_dice_faces(t), DICE), chart(_p_values(fairness["player in game"]), DICE)]
+    return charts, {"groups": groups, "fairness": fairness}
 
 
 def dashboard_stats(t: Tables, only: list[str] | None = None) -> dict[str, Any]:
@@ -323,87 +176,59 @@ def write_dashboard(t: Tables, out: str | Path,
                            [c.id for c in charts if c.figure is None], size)
 
 
+def _summary(t: Tables, groups: list[Group]) -> str:
+    """The page's summary line: each ruleset's phrase (one alone counts its dice itself), then the
+    dice they share."""
+    if len(groups) == 1:
+        return groups[0].part.summary
+    dice = _dice_rolled(t)
+    if groups:
+        return "; ".join(g.part.summary for g in groups) + \
+            f"; {plural(dice, 'die', 'dice')} rolled"
+    stored = t.games.select(pl.len()).collect().item()
+    text = "No game in the store has finished yet" if not stored else \
+        f"{plural(stored, 'game')}, none of a ruleset with dashboard sections"
+    return text + (f"; {plural(dice, 'die', 'dice')} rolled" if dice else "")
 
-def _fairness_summary(fairness: dict[str, pl.DataFrame]) -> pl.DataFrame:
-    rows = []
-    for level, d in fairness.items():
-        tested = d.filter(pl.col("p_value").is_not_null()).height
-        rows.append({"level": level, "groups": d.height, "tested": tested,
-                     "flagged": d.filter(pl.col("flagged")).height,
-                     "expected_by_chance": tested * FLAG_P,
-                     "unlikely_by_chance": d.filter(pl.col("unlikely_by_chance")).height})
-    return pl.DataFrame(rows)
 
-
+def _dice_section(charts: dict[str, str], groups: list[Group], fairness: dict) -> str:
+    out = f"<h2>{DICE}</h2><div class='grid'>{charts['dice-faces']}{charts['dice-p-values']}</div>"
+    rolled = [f"{g.ruleset.title}'s {g.report.dice}" for g in groups if g.report.dice]
+    if len(groups) > 1 and rolled:
+        out += f"<p class='note'>{html.escape('Dice of every ruleset: ' + ', '.join(rolled), quote=False)}.</p>"
+    flagged = pl.concat(list(fairness.values())).filter(pl.col("flagged")) \
+        .sort(["p_value", "level", "group"])
+    return out + (
+        f"<h3>Flagged dice</h3><p class='note'>Each group of dice (a player over every "
+        f"game, a game, a player in one game, a tournament) with at least {MIN_DICE} dice "
+        f"is tested against a fair die (chi-square, 5 degrees of freedom) and flagged when "
+        f"p &lt; {FLAG_P}. With many groups, about {FLAG_P} of the fair ones are flagged "
+        f"by chance; a flag whose p-value times the number of groups tested stays below "
+        f"{ALPHA} (Bonferroni) is unlikely to be chance.</p>"
+        + _table(_fairness_summary(fairness), FAIRNESS_SUMMARY_COLUMNS,
+                 {"expected_by_chance": ".2f"})
+        + _table(flagged, FLAGGED_COLUMNS, {"p_value": ".1e"},
+                 "No group of dice is flagged: every tested group looks like fair dice."))
 
 
 def _page(t: Tables, charts: list[Chart], extra: dict) -> str:
-    from analytics.dashboard_legacy import SECTIONS as LEGACY_SECTIONS, legacy_summary_text
-
-    s = extra["summary"].to_dicts()[0] if extra["summary"].height else {}
-    europe, legacy = extra.get("europe", True), extra.get("legacy", False)
+    groups: list[Group] = extra["groups"]
     fragments = chart_html(charts)
     sections = []
-    shown = ([*SECTIONS[:-1]] if europe else []) + ([*LEGACY_SECTIONS] if legacy else []) \
-        + [SECTIONS[-1]]
-    for section in shown:
-        body = "".join(fragments[c.id] for c in charts if c.section == section)
-        heading = f"Risk Europe: {section[0].lower()}{section[1:]}" if (
-            legacy and section in SECTIONS[:-1] and section != "King's Orders") else section
-        sections.append(f"<h2>{html.escape(heading)}</h2><div class='grid'>{body}</div>")
-        if section in extra["notes"]:
-            sections.append(extra["notes"][section])
-        if section == "Dice" and legacy:
-            sections.append("<p class='note'>Dice of every ruleset: Risk Europe's roll-offs, "
-                            "siege assaults, battles and re-rolls, Risk Legacy's roll-offs and "
-                            "attack rolls.</p>")
-        if section == "Battle luck" and europe:
-            sections.append(
-                "<h3>The luckiest players in one game</h3>"
-                "<p class='note'>Luck is battles won minus the battles the exact odds expected "
-                "them to win (the game's odds module, the documented casualty and re-roll policy).</p>"
-                + _table(extra["luckiest"], LUCK_COLUMNS, LUCK_FORMATS, "No battle yet.")
-                + "<h3>The unluckiest players in one game</h3>"
-                + _table(extra["unluckiest"], LUCK_COLUMNS, LUCK_FORMATS, "No battle yet."))
-        if section == "Dice":
-            fairness = extra["fairness"]
-            flagged = pl.concat(list(fairness.values())).filter(pl.col("flagged")) \
-                .sort(["p_value", "level", "group"])
-            sections.append(
-                f"<h3>Flagged dice</h3><p class='note'>Each group of dice (a player over every "
-                f"game, a game, a player in one game, a tournament) with at least {MIN_DICE} dice "
-                f"is tested against a fair die (chi-square, 5 degrees of freedom) and flagged when "
-                f"p &lt; {FLAG_P}. With many groups, about {FLAG_P} of the fair ones are flagged "
-                f"by chance; a flag whose p-value times the number of groups tested stays below "
-                f"{ALPHA} (Bonferroni) is unlikely to be chance.</p>"
-                + _table(_fairness_summary(fairness), FAIRNESS_SUMMARY_COLUMNS,
-                         {"expected_by_chance": ".2f"})
-                + _table(flagged, FLAGGED_COLUMNS, {"p_value": ".1e"},
-                         "No group of dice is flagged: every tested group looks like fair dice."))
-    rulesets = " and ".join(name for name, shown in (("Risk Europe", europe),
-                                                      ("Risk Legacy", legacy)) if shown)
-    title = f"{rulesets} games: {t.title}"
-    summary = (f"{_plural(s.get('games', 0), 'game')} ({s.get('finished_games', 0):,} finished), "
-               f"{_plural(s.get('battles', 0), 'battle')}, "
-               f"{_plural(s.get('dice', 0), 'die', 'dice')} rolled, "
-               f"{_plural(s.get('cards_played', 0), 'card')} played")
-    if legacy:
-        europe_part = (f"Risk Europe: {_plural(s.get('games', 0), 'game')} "
-                       f"({s.get('finished_games', 0):,} finished), "
-                       f"{_plural(s.get('battles', 0), 'battle')}, "
-                       f"{_plural(s.get('cards_played', 0), 'card')} played; ") if europe else ""
-        summary = (f"{europe_part}{legacy_summary_text(t)}; "
-                   f"{_plural(s.get('dice', 0), 'die', 'dice')} rolled")
+    for g in groups:
+        for s in g.part.sections:
+            body = "".join(fragments[c.id] for c in s.charts)
+            sections.append(f"<h2>{html.escape(s.heading)}</h2><div class='grid'>{body}</div>"
+                            + blocks_html(s.after))
+    sections.append(_dice_section(fragments, groups, extra["fairness"]))
+    titles = " and ".join(g.ruleset.title for g in groups)
+    title = f"{titles or 'No'} games: {t.title}"
     return html_page(title, f"<h1>{html.escape(title)}</h1><p class='note'>"
-                     f"{html.escape(summary)}. Built by <code>ledger dashboard</code> from the "
-                     f"ledger store; the same numbers: <code>ledger stats --json</code>.</p>"
-                     + "".join(sections))
+                     f"{html.escape(_summary(t, groups))}. Built by <code>ledger dashboard</code> "
+                     f"from the ledger store; the same numbers: <code>ledger stats --json</code>."
+                     f"</p>" + "".join(sections))
 
 
-LUCK_COLUMNS = {"game_id": "game", "player": "player", "luck": "luck", "battles": "battles",
-                "battles_won": "won", "expected_wins": "expected to win",
-                "won_game": "won the game"}
-LUCK_FORMATS = {"luck": "+.2f", "expected_wins": ".2f"}
 FAIRNESS_SUMMARY_COLUMNS = {"level": "dice grouped by", "groups": "groups", "tested": "tested",
                             "flagged": "flagged", "expected_by_chance": "flags expected by chance",
                             "unlikely_by_chance": "unlikely to be chance"}

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Mapping
 
 import plotly.graph_objects as go
 import polars as pl
@@ -24,9 +25,11 @@ CHART_WIDTH = 640
 CHART_HEIGHT = 380
 WIDE_CHART_WIDTH = 2 * CHART_WIDTH + 36
 
-# The base map plotly.js draws for `scope="europe"` at 1:110m; plotly would fetch it from the
-# network, so the page hands it to plotly.js first (analytics/data/PROVENANCE.md).
-GEO_TOPOJSON = "europe_110m"
+# The base maps plotly.js draws for a region (its geo `scope`) at 1:110m, by region; plotly would
+# fetch them from the network, so the page hands them to plotly.js first
+# (analytics/data/PROVENANCE.md). A ruleset's map names its region (engine.core.page.MapArea).
+BASE_MAPS = {"europe": "europe_110m"}
+GEO_TOPOJSON = BASE_MAPS["europe"]
 
 STYLE = """
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 24px; color: #222; }
@@ -68,13 +71,17 @@ def chart_html(charts: list[Chart]) -> dict[str, str]:
     return parts
 
 
-def geo_assets_script() -> str:
-    """A <script> that gives plotly.js its Europe base map, so geo charts need no network."""
-    topojson = resources.files("analytics").joinpath("data", f"{GEO_TOPOJSON}.json") \
-        .read_text("utf-8")
+def geo_assets_script(region: str = "europe") -> str:
+    """A <script> that gives plotly.js the base map of `region`, so geo charts need no network.
+    ValueError for a region there is no base map of here."""
+    if region not in BASE_MAPS:
+        raise ValueError(f"no base map of the region {region!r} here (analytics/data has "
+                         f"{', '.join(sorted(BASE_MAPS))})")
+    name = BASE_MAPS[region]
+    topojson = resources.files("analytics").joinpath("data", f"{name}.json").read_text("utf-8")
     json.loads(topojson)  # a damaged file fails here, not silently in the browser
     return ("<script>window.PlotlyGeoAssets = window.PlotlyGeoAssets || {topojson: {}};"
-            f"window.PlotlyGeoAssets.topojson[{json.dumps(GEO_TOPOJSON)}] = {topojson};</script>")
+            f"window.PlotlyGeoAssets.topojson[{json.dumps(name)}] = {topojson};</script>")
 
 
 def html_page(title: str, body: str, head: str = "") -> str:
@@ -95,38 +102,35 @@ def write_page(page: str, out: str | Path) -> int:
     return len(data)
 
 
-# --- helpers every page's charts and tables share ------------------------------------------
-
-
-def _plural(n: int, word: str, plural: str | None = None) -> str:
-    return f"{n:,} {word if n == 1 else (plural or word + 's')}"
-
-
-def _layout(fig: go.Figure, title: str, x: str, y: str, **more: Any) -> go.Figure:
-    fig.update_layout(title={"text": title, "x": 0.01, "xanchor": "left", "font": {"size": 15}},
-                      xaxis_title=x, yaxis_title=y, template="plotly_white",
-                      width=CHART_WIDTH, height=CHART_HEIGHT,
-                      margin={"l": 60, "r": 20, "t": 60, "b": 60},
-                      legend={"orientation": "h", "y": -0.25}, **more)
-    return fig
-
-
-def _pct(values: list[float | None]) -> list[float | None]:
-    return [None if v is None else 100 * v for v in values]
+# --- tables and text ----------------------------------------------------------------------------
 
 
 def _table(frame: pl.DataFrame, columns: dict[str, str], formats: dict[str, str] | None = None,
            empty: str = "none") -> str:
-    if not frame.height:
+    """A polars frame as an HTML table (table_html)."""
+    return table_html(frame.select(list(columns)).to_dicts() if frame.height else [], columns,
+                      formats, empty)
+
+
+def text_html(text: str) -> str:
+    """Plain text as HTML: escaped, `words in backticks` set as code."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text, quote=False))
+
+
+def table_html(rows: list[Mapping], columns: Mapping[str, str],
+               formats: Mapping[str, str] | None = None, empty: str = "none") -> str:
+    """Rows (dicts) as an HTML table of `columns` (key -> heading), values formatted by
+    `formats` (key -> format spec); `empty` is said instead of an empty table."""
+    if not rows:
         return f"<p class='note'>{html.escape(empty)}</p>"
     formats = formats or {}
     head = "".join(f"<th>{html.escape(label)}</th>" for label in columns.values())
-    rows = []
-    for row in frame.select(list(columns)).iter_rows(named=True):
+    body = []
+    for row in rows:
         cells = []
         for c in columns:
             v = row[c]
             text = "" if v is None else (format(v, formats[c]) if c in formats else str(v))
             cells.append(f"<td>{html.escape(text)}</td>")
-        rows.append("<tr>" + "".join(cells) + "</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"

@@ -21,11 +21,6 @@ TournamentOpt = typer.Option(None, "--tournament", "-T",
 
 out = Console(highlight=False, soft_wrap=True)
 
-# the steps of building a dashboard, for the progress bar
-_STEPS = ("loading the tables", "outcomes", "King's Orders", "battle luck", "Risk Legacy", "dice",
-          "page")
-
-
 def _tables(db: Path, tournament: Optional[str]):
     from analytics.load import UnknownTournament, load_tables
 
@@ -64,10 +59,11 @@ def dashboard(
 
     Example: ledger dashboard --db ledger.duckdb --out report.html
     """
-    from analytics.dashboard import write_dashboard
+    from analytics.dashboard import dashboard_steps, write_dashboard
 
     bar = _progress()
-    task = bar.add_task(_STEPS[0], total=len(_STEPS)) if bar else None
+    steps = ("loading the tables", *dashboard_steps())
+    task = bar.add_task(steps[0], total=len(steps)) if bar else None
     if bar:
         bar.start()
 

@@ -8,8 +8,9 @@ from pathlib import Path
 
 from analytics import stats
 from analytics.extract import COLUMNS
-from analytics.game_page import board_frames
+from analytics.game_page import page_game
 from analytics.queries import QUERIES
+from engine.risk_europe.page import board_frames
 from replay.logfile import read_log
 from replay.judge import judge
 
@@ -42,6 +43,6 @@ def test_the_stated_thresholds_are_the_code_s():
 def test_the_slider_label_quoted_is_real():
     quoted = re.search(r'"(Round 2, turn 1: blue reveals\s+expand-maneuver-fortify-2 · expand · '
                        r'fortify)"', DOC).group(1)
-    labels = [f.label for f in board_frames(judge(read_log(ROOT / "sample_logs" / "game42.jsonl"),
-                                                   views=True))]
+    labels = [f.label for f in board_frames(page_game(judge(
+        read_log(ROOT / "sample_logs" / "game42.jsonl"), views=True)))]
     assert " ".join(quoted.split()) in labels

@@ -1,5 +1,6 @@
-"""The page of one game (analytics/game_page.py): the board on a map of Europe after each turn,
-and the crown race, coins, army and territories by round."""
+"""The page of a Risk Europe game (engine/risk_europe/page.py says what is on it, analytics/game_page.py
+draws it): the board on a map of Europe after each turn, and the crown race, coins, army and
+territories by round; and the page of a game whose ruleset has no page hook."""
 
 from __future__ import annotations
 
@@ -9,11 +10,11 @@ import re
 import pytest
 
 from analytics.extract import extract_rows
-from analytics.game_page import (
-    board_frames, player_colours, render_game_page, round_series, territory_coords,
-)
+from analytics.game_page import page_game, player_colours, render_game_page
 from analytics.page import GEO_TOPOJSON
+from engine.core.page import round_ends
 from engine.risk_europe.board import default_data
+from engine.risk_europe.page import board_frames, territory_coords
 from replay.logfile import read_log, read_log_text
 from replay.judge import judge
 from tests.test_store_support import GAME42, game, text_of
@@ -42,7 +43,7 @@ def test_neighbours_on_the_board_are_near_each_other_on_the_map():
 
 
 def test_one_board_per_kingdom_turn_and_battle(j42):
-    frames = board_frames(j42)
+    frames = board_frames(page_game(j42))
     # 4 kingdoms, 56 turns (7 rounds x 8), 6 battles
     assert len(frames) == 66
     assert frames[0].label == "Setup: blue places a kingdom at Berlin"
@@ -52,7 +53,7 @@ def test_one_board_per_kingdom_turn_and_battle(j42):
 
 
 def test_round_series_agree_with_the_stored_player_rounds(j42):
-    series = round_series(j42)
+    series = round_ends(page_game(j42))
     assert list(series) == list(range(8))
     rows = extract_rows(read_log(GAME42)).frame("player_rounds")
     for r in rows.iter_rows(named=True):
@@ -97,6 +98,6 @@ def test_player_colours():
 
 def test_the_coordinates_file_says_where_they_come_from():
     from importlib import resources
-    raw = json.loads(resources.files("analytics").joinpath("data", "territory_coords.json")
+    raw = json.loads(resources.files("engine.risk_europe").joinpath("data", "territory_coords.json")
                      .read_text("utf-8"))
     assert "chosen by hand" in raw["provenance"] and "approximate" in raw["provenance"].lower()

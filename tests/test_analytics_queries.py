@@ -1,4 +1,5 @@
-"""Each named query of analytics/queries.py against small frames with a known answer.
+"""Each named query against small frames with a known answer: the shared ones (analytics/queries.py)
+and Risk Europe's and Risk Legacy's (engine/<game>/queries.py), all of them through QUERIES.
 
 Given two finished games (g1: Ann, seat 0, wins; g2: a and b share the win) and one unfinished
 one (g3), a handful of card plays, four battles and some dice; when a query runs, then its rows
@@ -16,6 +17,8 @@ from polars.testing import assert_frame_equal
 from analytics import queries as q
 from analytics.load import Tables
 from analytics.stats import chi2_sf
+from engine.risk_europe import queries as re_q
+from engine.risk_legacy import queries as rl_q
 
 
 def outcome(game, player, seat, city, bid, won=False, share=0.0, finished=True, rounds=7,
@@ -106,79 +109,79 @@ def approx_rows(frame: pl.DataFrame, *columns: str) -> list[tuple]:
 # --- outcomes -----------------------------------------------------------------------------------
 
 def test_game_lengths_count_finished_games_by_rounds(t):
-    assert rows(q.game_lengths(t), "rounds", "games", "share") == [(7, 1, 0.5), (9, 1, 0.5)]
+    assert rows(re_q.game_lengths(t), "rounds", "games", "share") == [(7, 1, 0.5), (9, 1, 0.5)]
 
 
 def test_win_rate_by_starting_city_counts_a_shared_win_as_a_half(t):
     # Berlin: g1 a won (1) + g2 b shared (1/2) in 2 games; Paris: g2 a's half; g3 unfinished
-    assert rows(q.win_rate_by_starting_city(t), "starting_city", "games", "wins", "win_rate") == [
+    assert rows(re_q.win_rate_by_starting_city(t), "starting_city", "games", "wins", "win_rate") == [
         ("Berlin", 2, 1.5, 0.75), ("Kiev", 2, 0.0, 0.0), ("Paris", 2, 0.5, 0.25),
         ("Rome", 2, 0.0, 0.0)]
 
 
 def test_win_rate_by_seat(t):
-    assert rows(q.win_rate_by_seat(t), "seat", "games", "wins") == [
+    assert rows(re_q.win_rate_by_seat(t), "seat", "games", "wins") == [
         (0, 2, 1.5), (1, 2, 0.5), (2, 2, 0.0), (3, 2, 0.0)]
 
 
 def test_win_rate_by_opening_bid(t):
-    assert approx_rows(q.win_rate_by_opening_bid(t), "opening_bid", "games", "wins",
+    assert approx_rows(re_q.win_rate_by_opening_bid(t), "opening_bid", "games", "wins",
                        "win_rate") == [(0, 3, 0.0, 0.0), (1, 3, 1.0, 1 / 3), (2, 1, 1.0, 1.0),
                                        (3, 1, 0.0, 0.0)]
 
 
 def test_win_rate_of_first_player(t):
-    assert rows(q.win_rate_of_first_player(t), "first_player", "games", "wins") == [
+    assert rows(re_q.win_rate_of_first_player(t), "first_player", "games", "wins") == [
         (False, 6, 1.0), (True, 2, 1.0)]
 
 
 # --- cards ----------------------------------------------------------------------------------------
 
 def test_order_frequency_names_a_card_without_an_order_none(t):
-    assert rows(q.order_frequency(t), "order_chosen", "plays", "share") == [
+    assert rows(re_q.order_frequency(t), "order_chosen", "plays", "share") == [
         ("expand", 1, 0.2), ("maneuver", 1, 0.2), ("none", 1, 0.2), ("spend", 1, 0.2),
         ("tax", 1, 0.2)]
 
 
 def test_card_frequency(t):
-    assert rows(q.card_frequency(t), "card", "plays", "share") == [
+    assert rows(re_q.card_frequency(t), "card", "plays", "share") == [
         ("X", 2, 0.4), ("Y", 2, 0.4), ("Z", 1, 0.2)]
 
 
 def test_cards_by_round_share_is_of_the_round(t):
-    assert rows(q.cards_by_round(t), "round", "card", "plays", "share") == [
+    assert rows(re_q.cards_by_round(t), "round", "card", "plays", "share") == [
         (1, "X", 1, 0.25), (1, "Y", 2, 0.5), (1, "Z", 1, 0.25), (2, "X", 1, 1.0)]
 
 
 def test_orders_by_round(t):
-    assert rows(q.orders_by_round(t), "round", "order_chosen", "plays") == [
+    assert rows(re_q.orders_by_round(t), "round", "order_chosen", "plays") == [
         (1, "expand", 1), (1, "maneuver", 1), (1, "spend", 1), (1, "tax", 1), (2, "none", 1)]
 
 
 def test_cards_and_orders_by_seat(t):
-    assert rows(q.cards_by_seat(t), "seat", "card", "plays", "share") == [
+    assert rows(re_q.cards_by_seat(t), "seat", "card", "plays", "share") == [
         (0, "X", 1, 0.5), (0, "Y", 1, 0.5), (1, "X", 1, 0.5), (1, "Y", 1, 0.5), (2, "Z", 1, 1.0)]
-    assert rows(q.orders_by_seat(t), "seat", "order_chosen", "plays") == [
+    assert rows(re_q.orders_by_seat(t), "seat", "order_chosen", "plays") == [
         (0, "expand", 1), (0, "spend", 1), (1, "none", 1), (1, "tax", 1), (2, "maneuver", 1)]
 
 
 def test_winners_vs_rest_use_finished_games_only(t):
     # g1: a won (X expand, Y spend), b did not (Y tax, X none); g3 is not finished
-    assert rows(q.cards_winners_vs_rest(t), "group", "card", "plays", "share") == [
+    assert rows(re_q.cards_winners_vs_rest(t), "group", "card", "plays", "share") == [
         ("the rest", "X", 1, 0.5), ("the rest", "Y", 1, 0.5),
         ("winners", "X", 1, 0.5), ("winners", "Y", 1, 0.5)]
-    assert rows(q.orders_winners_vs_rest(t), "group", "order_chosen", "plays") == [
+    assert rows(re_q.orders_winners_vs_rest(t), "group", "order_chosen", "plays") == [
         ("the rest", "none", 1), ("the rest", "tax", 1), ("winners", "expand", 1),
         ("winners", "spend", 1)]
 
 
 def test_round_openers_are_turn_one_first_player(t):
-    assert approx_rows(q.round_openers(t), "card", "rounds_opened", "share") == [
+    assert approx_rows(re_q.round_openers(t), "card", "rounds_opened", "share") == [
         ("X", 2, 2 / 3), ("Z", 1, 1 / 3)]
 
 
 def test_bonus_use(t):
-    assert rows(q.bonus_use(t), "card_bonus", "cards_played", "bonus_used", "use_rate") == [
+    assert rows(re_q.bonus_use(t), "card_bonus", "cards_played", "bonus_used", "use_rate") == [
         ("fortify", 2, 1, 0.5), ("king_me", 1, 1, 1.0)]
 
 
@@ -186,7 +189,7 @@ def test_bonus_use(t):
 
 def test_luck_by_player_game_sums_both_sides_and_skips_battles_without_odds(t):
     # g1 Ann (a): attacked at .75 and won (+.25), defended at .6 and lost (-.6)
-    assert approx_rows(q.luck_by_player_game(t), "game_id", "player", "battles", "battles_won",
+    assert approx_rows(re_q.luck_by_player_game(t), "game_id", "player", "battles", "battles_won",
                        "expected_wins", "luck", "units_luck", "won_game") == [
         ("g1", "Ann", 2, 1, 1.35, -0.35, 0.0, True),
         ("g1", "b", 2, 1, 0.65, 0.35, 0.0, False),
@@ -195,7 +198,7 @@ def test_luck_by_player_game_sums_both_sides_and_skips_battles_without_odds(t):
 
 
 def test_luck_by_game_names_the_luckiest_and_the_winners(t):
-    assert approx_rows(q.luck_by_game(t), "game_id", "battles", "winners", "winner_luck",
+    assert approx_rows(re_q.luck_by_game(t), "game_id", "battles", "winners", "winner_luck",
                        "luckiest_player", "luckiest_luck", "unluckiest_player",
                        "unluckiest_luck", "spread") == [
         ("g1", 2, "Ann", -0.35, "b", 0.35, "Ann", -0.35, 0.7),
@@ -203,21 +206,21 @@ def test_luck_by_game_names_the_luckiest_and_the_winners(t):
 
 
 def test_luckiest_and_unluckiest(t):
-    assert approx_rows(q.luckiest_games(t, 2), "game_id", "player", "luck") == [
+    assert approx_rows(re_q.luckiest_games(t, 2), "game_id", "player", "luck") == [
         ("g2", "d", 0.5), ("g1", "b", 0.35)]
-    assert approx_rows(q.unluckiest_games(t, 2), "game_id", "player", "luck") == [
+    assert approx_rows(re_q.unluckiest_games(t, 2), "game_id", "player", "luck") == [
         ("g2", "c", -0.5), ("g1", "Ann", -0.35)]
 
 
 def test_luck_by_player(t):
-    assert approx_rows(q.luck_by_player(t), "player", "games", "battles", "luck",
+    assert approx_rows(re_q.luck_by_player(t), "player", "games", "battles", "luck",
                        "luck_per_battle") == [
         ("Ann", 1, 2, -0.35, -0.175), ("b", 1, 2, 0.35, 0.175), ("c", 1, 1, -0.5, -0.5),
         ("d", 1, 1, 0.5, 0.5)]
 
 
 def test_odds_calibration_bins_battles_by_their_odds(t):
-    assert approx_rows(q.odds_calibration(t, bins=2), "bin_low", "bin_high", "battles",
+    assert approx_rows(re_q.odds_calibration(t, bins=2), "bin_low", "bin_high", "battles",
                        "expected_rate", "observed_rate") == [
         (0.0, 0.5, 1, 0.4, 1.0), (0.5, 1.0, 2, 0.625, 0.5)]
 
@@ -270,7 +273,7 @@ def test_flagged_dice_lists_every_level_most_uneven_first(t):
 
 
 def test_corpus_summary(t):
-    assert q.corpus_summary(t).to_dicts() == [{
+    assert re_q.corpus_summary(t).to_dicts() == [{
         "games": 3, "finished_games": 2, "battles": 4, "battles_with_odds": 3, "dice": 78,
         "cards_played": 5, "berlin_maneuvers": 0, "tournaments": 1}]
 
@@ -310,7 +313,7 @@ def test_world_evolution_shows_the_game_the_campaign_counts_not_a_duplicate():
     games = [dict(game_id="g1", findings=0, campaign_status="fits"),
              dict(game_id="a-copy", findings=0, campaign_status="duplicate"),
              dict(game_id="b-real", findings=0, campaign_status="fits")]
-    out = q.legacy_world_evolution(Tables.from_frames(legacy_games=legacy, games=games))
+    out = rl_q.legacy_world_evolution(Tables.from_frames(legacy_games=legacy, games=games))
     assert out["game_id"].to_list() == ["g1", "b-real"]
     assert out["games_stored"].to_list() == [1, 2]
     assert out["continues_previous"].to_list() == [None, True]

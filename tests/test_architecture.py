@@ -21,12 +21,6 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = ("ledger", "replay", "analytics")
 
 
-# What still breaks the contracts (issue #11, left for its next step): the Risk Europe map page
-# (analytics.game_page) and the Risk Legacy dashboard (analytics.dashboard_legacy) import their
-# game's board; `ledger campaign new` builds worlds with engine.risk_legacy; the store's campaign
-# mixin reads worlds with it, and ledger.store.interface <-> .campaigns import each other. Strict:
-# the day they all hold, this marker must go.
-@pytest.mark.xfail(strict=True, reason="#11: game page, legacy dashboard, campaign new and the store's campaign mixin still import a game")
 def test_the_import_contracts_hold():
     exe = shutil.which("lint-imports") or str(Path(sys.executable).parent / "lint-imports")
     if not Path(exe).exists():
@@ -62,7 +56,6 @@ def _code_lines(path: Path):
         yield no, code
 
 
-@pytest.mark.xfail(strict=True, reason="#11: the same modules as above still name their game")
 def test_shared_code_names_no_game():
     found = [f"{p.relative_to(ROOT)}:{no}: {line.strip()}"
              for pkg in SHARED for p in sorted((ROOT / pkg).rglob("*.py"))

@@ -19,12 +19,14 @@ import pytest
 from polars.testing import assert_frame_equal
 from typer.testing import CliRunner
 
-from analytics import queries as q
+from analytics.queries import QUERIES
 from analytics.extract import COLUMNS, extract_rows, judge_with_rows
-from analytics.game_page import render_game_page, turn_frames
+from analytics.game_page import page_game, render_game_page
 from analytics.load import Tables, load_tables
 from engine.core.dice_odds import roll_odds
+from engine.risk_legacy import queries as q
 from engine.risk_legacy.combat import casualties
+from engine.risk_legacy.page import turn_frames
 from ledger.cli import app
 from replay.logfile import read_log
 from ledger.store import open_store
@@ -414,7 +416,7 @@ def test_stats_json_has_the_legacy_queries(db):
     r = run("stats", "--db", str(db), "--json")
     assert r.exit_code == 0, r.output
     data = json.loads(r.output)["queries"]
-    legacy = [name for name in q.QUERIES if name.startswith("legacy_")]
+    legacy = [name for name in QUERIES if name.startswith("legacy_")]
     assert legacy == [name for name in data if name.startswith("legacy_")]
     assert {"legacy_summary", "legacy_win_rate_by_faction", "legacy_win_rate_by_power",
             "legacy_win_rate_by_seat", "legacy_red_stars_by_faction", "legacy_luck_by_player",
@@ -430,7 +432,7 @@ def test_stats_json_has_the_legacy_queries(db):
 
 def test_the_page_of_a_legacy_game(tmp_path):
     j = judge(read_log(GAMES[0]), views=True)
-    labels = [f.label for f in turn_frames(j)]
+    labels = [f.label for f in turn_frames(page_game(j))]
     assert labels[:4] == [f"Setup: {p} takes {f} in {t}" for p, f, t in (
         ("ann", "die_mechaniker", "mongolia"), ("bob", "khan_industries", "western_united_states"),
         ("cat", "enclave_of_the_bear", "southern_europe"), ("dan", "imperial_balkania", "madagascar"))]

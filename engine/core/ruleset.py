@@ -164,6 +164,15 @@ class Ruleset:
     campaign: Any = None
     """Campaign hooks, for a game played as one of a series on an evolving world (Risk Legacy):
     an object the store and the `campaign` commands call; None for a game that stands alone."""
+    page: Callable[[Any, Any], Any] | None = None
+    """The page of one judged game as plain data (engine.core.page): (PageGame, data) ->
+    PageSpec, the board after each turn (on a map when the game has one) and the numbers to chart
+    by round; ValueError when there is nothing to draw. None: analytics shows the board after
+    each event as `board_lines` prints it."""
+    report: Callable[[], Any] | None = None
+    """The game's analytics beyond its tables, loaded when first asked for (so judging never
+    imports polars): () -> engine.core.report.Report, its named queries (`ledger stats`) and its
+    sections of the dashboard as plain data."""
 
     def check(self, state: State, event: Event) -> list[Violation]:
         """Every violation `event` commits against `state` ([] when it is legal)."""

@@ -71,6 +71,18 @@ def _load_files(board=None, cards=None, missions=None) -> GameData:
     return load_data(board, cards, missions)
 
 
+def _page(game, data):
+    """RULESET.page (engine.risk_europe.page, imported when first asked for)."""
+    from engine.risk_europe.page import page
+    return page(game, data)
+
+
+def _report():
+    """RULESET.report (engine.risk_europe.report, imported when first asked for: it needs polars)."""
+    from engine.risk_europe.report import REPORT
+    return REPORT
+
+
 RULESET = Ruleset(
     name="risk-europe",
     version=VERSION,
@@ -99,6 +111,8 @@ RULESET = Ruleset(
     odds=_odds,
     projections=_PROJECTIONS,
     fold=_fold,
+    page=_page,
+    report=_report,
 )
 
 __all__ = ["RULESET", "VERSION", "default_data", "load_data"]

@@ -48,6 +48,18 @@ _odds.examples = ('"10 vs 6"', '"10 vs 6 bunker"', '"8 with 2 missiles vs 5 fort
                   '"4 vs 2" --exact --json')
 
 
+def _page(game, data):
+    """RULESET.page (engine.risk_legacy.page, imported when first asked for)."""
+    from engine.risk_legacy.page import page
+    return page(game, data)
+
+
+def _report():
+    """RULESET.report (engine.risk_legacy.report, imported when first asked for: it needs polars)."""
+    from engine.risk_legacy.report import REPORT
+    return REPORT
+
+
 def world_of(state) -> World:
     """The world as a game's state has it now (after a finished game: the world the next game
     starts from)."""
@@ -77,6 +89,8 @@ RULESET = Ruleset(
     projections=PROJECTIONS,
     fold=_fold,
     odds=_odds,
+    page=_page,
+    report=_report,
     campaign=_campaign.HOOKS,
 )
 

@@ -1,0 +1,175 @@
+"""The page of one game as plain data: what a ruleset's `page` hook returns and analytics draws
+(analytics/game_page.py). The engine says what is on the board after each turn and which numbers
+to chart by round; the drawing (plotly, colours, HTML) is analytics' business.
+
+    game = PageGame(players, start_view, steps)        # the judged game, event by event
+    spec = rs.page(game, data)                         # a PageSpec; ValueError: nothing to draw
+
+A spec has frames (the board after each turn, each with a label saying what happened), drawn on
+a map when the ruleset gives one (`BoardMap`: where each place is, the lines between places, the
+labels), else as the text the frames carry; and line charts by round (engine.core.charts).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from engine.core.charts import ChartSpec, Points, Threshold
+
+
+# --- what the hook reads ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PageStep:
+    """One event of the judged game: what it was, where in the game, whether the rules carried it
+    out (`applied`: legal, a claim, or illegal but applied as recorded), and the board after it
+    (the ruleset's `snapshot` view; None when it was not kept)."""
+
+    type: str
+    actor: str | None
+    payload: Mapping[str, Any]
+    position: tuple[str, int, int]
+    applied: bool
+    view: Mapping[str, Any] | None
+
+
+@dataclass(frozen=True)
+class PageGame:
+    """A judged game as the page hook reads it: the players in seat order, the board before the
+    first event, and every event."""
+
+    players: tuple[str, ...]
+    start_view: Mapping[str, Any] | None
+    steps: tuple[PageStep, ...]
+
+
+def round_ends(game: PageGame) -> dict[int, Mapping[str, Any]]:
+    """The board view at the end of each round, by round (round 0: the set-up), for a view that
+    says its round (`view["round"]`)."""
+    ends: dict[int, Mapping[str, Any]] = {}
+    last = game.start_view
+    for step in game.steps:
+        view = step.view
+        if view is None:
+            continue
+        if last is not None and view["round"] != last["round"] and last["round"] not in ends:
+            ends[last["round"]] = view
+        last = view
+    if last is not None and last["round"] >= 1 and last["round"] not in ends:
+        ends[last["round"]] = last
+    return dict(sorted(ends.items()))
+
+
+def rounds_played(ends: Mapping[int, Any]) -> int:
+    """How many rounds `round_ends` covers (the set-up, round 0, is not one)."""
+    return len(ends) - 1 if 0 in ends else len(ends)
+
+
+def rounds_text(n: int) -> str:
+    """ "1 round", "7 rounds"."""
+    return f"{n} round{'s' if n != 1 else ''}"
+
+
+def by_round(chart_id: str, title: str, x_title: str, y_title: str,
+             ends: Mapping[int, Mapping[str, Any]], players: tuple[str, ...],
+             value: Callable[[Mapping[str, Any], str], Any],
+             threshold: Threshold | None = None) -> ChartSpec:
+    """A line per player of `value(view, player)` at the end of each round (`round_ends`), in the
+    player's colour; `threshold` marks a level such as "7 crowns win"."""
+    rounds = list(ends)
+    return ChartSpec(chart_id, title, x_title, y_title, tuple(
+        Points(rounds, [value(ends[r], p) for r in rounds], p, mode="lines+markers", player=p)
+        for p in players), threshold=threshold)
+
+
+# --- what the hook returns ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class MapArea:
+    """The part of the world the map shows: a region whose base map the renderer has ("europe"),
+    the latitude and longitude box, and the conic projection's standard parallels and centre."""
+
+    region: str
+    lat: tuple[float, float]
+    lon: tuple[float, float]
+    parallels: tuple[float, float]
+    centre_lon: float
+
+
+@dataclass(frozen=True)
+class Lines:
+    """Segments between places, drawn alike under the board (land borders, sea-lines); `name` is
+    the legend's."""
+
+    name: str
+    segments: tuple[tuple[str, str], ...]
+    colour: str
+    width: float
+    dashed: bool = False
+
+
+@dataclass(frozen=True)
+class Labels:
+    """Named marks at places, drawn over the board (cities): a text and a colour per place."""
+
+    name: str
+    places: tuple[str, ...]
+    texts: tuple[str, ...]
+    colours: tuple[str, ...]
+    symbol: str = "star"
+
+
+@dataclass(frozen=True)
+class BoardMap:
+    """Where each place of the board is (latitude, longitude), the lines and labels that do not
+    change during a game, and a caption for the map's title ("territories at approximate
+    positions")."""
+
+    area: MapArea
+    places: Mapping[str, tuple[float, float]]
+    lines: tuple[Lines, ...] = ()
+    labels: tuple[Labels, ...] = ()
+    caption: str = ""
+
+
+@dataclass(frozen=True)
+class Mark:
+    """One place on one board: its holder (drawn in that player's colour; None: nobody), a count
+    that sizes it (the army), its shape ("circle" or "square"), the player attacking it (a thick
+    ring in their colour), and what hovering says: the place's name in bold, `subtitle` after
+    it, then `lines`."""
+
+    place: str
+    owner: str | None
+    count: int
+    shape: str = "circle"
+    attacker: str | None = None
+    subtitle: str = ""
+    lines: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Frame:
+    """The board after one turn: a label saying what happened, and the board as marks on the
+    map (`marks`, one per place of the map) or as text (`lines`, when there is no map)."""
+
+    label: str
+    marks: tuple[Mark, ...] = ()
+    lines: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class PageSpec:
+    """The page of one game: the boards (frames, last one shown first), the charts by round, the
+    map when there is one, how many rounds were played, and what the page's note says of this
+    game (`lead` before the players, `about` after the counts)."""
+
+    frames: tuple[Frame, ...]
+    rounds: int
+    charts: tuple[ChartSpec, ...] = ()
+    map: BoardMap | None = None
+    lead: str = ""
+    about: str = ""
