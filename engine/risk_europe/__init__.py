@@ -10,6 +10,7 @@ from engine.risk_europe.board import GameData, default_data, load_data
 from engine.risk_europe.events import PAYLOADS
 from engine.risk_europe.rules import RULES
 from engine.risk_europe.snapshot import board_view, digest, snapshot
+from engine.risk_europe import views as _views
 
 VERSION = "1.0.0"
 
@@ -80,6 +81,9 @@ RULESET = Ruleset(
     result=_engine.result,
     digest=digest,
     snapshot=board_view,
+    view=_views.view,
+    redact=_views.redact,
+    secrets=_views.secrets,
     reveal_seed=_engine.reveal_seed,
     legal_moves=_legal.legal_moves,
     simulate=_simulate,
