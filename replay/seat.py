@@ -88,7 +88,7 @@ def as_seen_by(j: Judgement, rec: StateRecorder, seat: str | None) -> Judgement:
             mine[id(f)] = dc_replace(f, message=f"{LOG_RULES.get(f.rule, f.rule)} {WITHHELD}")
     steps: list[StepRecord] = []
     for step, (before, after) in zip(j.steps, states):
-        payload = V.redact_payload(rs, step.type, step.actor, step.payload, seat, after)
+        payload = V.redact_payload(rs, step.type, step.actor, step.payload, seat, before, after)
         redacted = payload != step.payload
         hidden = V.hidden_from(rs, before, seat) + V.hidden_from(rs, after, seat)
         for f in step.findings:
@@ -130,14 +130,14 @@ def seat_log(read: LogRead, seat: str | None, *, data: Any = None) -> list[dict]
     rs = get_ruleset(j.ruleset)
     _, states = rec.states(j)
     now = rec.final if rec.final is not None else j.final_state
-    at_of = {step.line: after for step, (_, after) in zip(j.steps, states)}
+    at_of = {step.line: pair for step, pair in zip(j.steps, states)}
     out = []
     chain_shown = True
     for e in events:
         envelope = json.loads(e.raw)
-        at = at_of.get(e.line)
-        if at is not None and isinstance(e.payload, dict):
-            payload = V.redact_payload(rs, e.type, e.actor, e.payload, seat, at, now)
+        pair = at_of.get(e.line)
+        if pair is not None and isinstance(e.payload, dict):
+            payload = V.redact_payload(rs, e.type, e.actor, e.payload, seat, *pair, now)
             if payload != e.payload:
                 envelope["payload"] = payload
                 chain_shown = False

@@ -121,12 +121,13 @@ class Ruleset:
     the shared code reads: `notes` (the last event's notes as the seat may read them) and
     `acts_for` (the actors whose moves the seat makes besides its own). Shared code calls it
     through engine.core.views.view_of."""
-    redact: Callable[[str, str | None, Any, str | None, State, State], Any] | None = None
-    """(event type, actor, payload as logged, seat, at, now) -> the payload as `seat` may see it
-    at `now`: a new dict with the values it may not see replaced by HIDDEN (the payload itself is
-    never changed). `at`: the state the event left (after it; before it when it was skipped),
-    which gives its context; `now`: the state the seat looks from (`at` for "when it was
-    appended", a later state once the secret may have been revealed). A secret logged only as a
+    redact: Callable[[str, str | None, Any, str | None, State, State, State], Any] | None = None
+    """(event type, actor, payload as logged, seat, before, after, now) -> the payload as `seat`
+    may see it at `now`: a new dict with the values it may not see replaced by HIDDEN (the
+    payload itself is never changed). `before`, `after`: the states the event was judged against
+    and left (the same state when it was skipped), which give its context; `now`: the state the
+    seat looks from (`after` for "when it was appended", a later state once the secret may have
+    been revealed). A secret logged only as a
     commitment (sha256 of value and salt) is public as it is: the secret is not in it. None:
     every payload is public. Shared code calls it through engine.core.views.redact_payload."""
     secrets: Callable[[State], tuple] | None = None

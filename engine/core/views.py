@@ -6,7 +6,7 @@ view is its `snapshot`, its events are shown as logged):
 
     view_of(rs, state, seat)                       the state as `seat` may see it (JSON-able)
     notes_for(rs, state, seat)                     what the last event caused, as `seat` may read it
-    redact_payload(rs, type, actor, payload, seat, at, now=None)
+    redact_payload(rs, type, actor, payload, seat, before, after, now=None)
                                                    an event's payload as `seat` may see it at `now`
     hidden_from(rs, state, seat)                   the secrets the state holds that `seat` may not see
     digest_for(rs, state, seat)                    the state digest, or None while it would tell a secret
@@ -26,11 +26,13 @@ Two kinds of secret, and what a log can hold of each (docs/views.md):
   nothing to redact; a seat's own secret is then visible to it only through its own records. The
   salt must be unguessable (16 random bytes, say): a short one lets anyone try every value.
 
-`at` and `now` in `redact_payload`: `at` is the state the event left (the state after it, or the
-state before it when it was skipped as illegal): it tells the event's context (which round, which
-bid) and whether it took effect. `now` is the moment the seat looks: `at` itself for "as seen when
-it was appended", a later state for "as seen now" (a card committed face down is shown once it is
-revealed). Pure: no I/O.
+`before`, `after` and `now` in `redact_payload`: the states the event was judged against and left
+(the same state when it was skipped as illegal) tell its context and whether it took effect: a
+bid belongs to the bidding open before it, though the last bid closes it (and, with two
+Mercenary Armies, opens the next); cards committed belong to the round after them, though the
+commitment that follows a round's last turn closes that round. `now` is the moment the seat
+looks: `after` for "as seen when it was appended", a later state for "as seen now" (a card
+committed face down is shown once it is revealed). Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -76,14 +78,15 @@ def notes_for(rs: Any, state: Any, seat: str | None) -> tuple[str, ...]:
 
 
 def redact_payload(rs: Any, type_: str, actor: str | None, payload: Any, seat: str | None,
-                   at: Any, now: Any = None) -> Any:
-    """An event's payload as `seat` may see it at `now` (default `at`: when it was appended).
+                   before: Any, after: Any, now: Any = None) -> Any:
+    """An event's payload as `seat` may see it at `now` (default `after`: when it was appended).
 
-    `at`: the state the event left (see the module docstring). The payload is never changed in
-    place; a game without a `redact` hook shows every payload as logged."""
+    `before`, `after`: the states the event was judged against and left (see the module
+    docstring). The payload is never changed in place; a game without a `redact` hook shows
+    every payload as logged."""
     if rs.redact is None or not isinstance(payload, dict):
         return payload
-    return rs.redact(type_, actor, payload, seat, at, at if now is None else now)
+    return rs.redact(type_, actor, payload, seat, before, after, after if now is None else now)
 
 
 def secrets_of(rs: Any, state: Any) -> tuple[Secret, ...]:

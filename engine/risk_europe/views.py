@@ -110,7 +110,7 @@ def view(s: State, seat: PlayerId | None) -> dict:
         in_hand = [c for c in cards if c in ps.hand and c not in down]
         if not ps.stack:                      # committed as hashes: which hand cards, not known
             in_hand = [c for c in cards if c in ps.hand]
-        entry["hand"] = in_hand if mine else len(in_hand) - (0 if ps.stack else len(down))
+        entry["hand"] = in_hand if mine else max(0, len(ps.hand) - len(down))
         entry["facedown"] = list(down) if mine else [HIDDEN] * len(down)
         entry["commitments"] = list(ps.commitments[len(ps.revealed):])
         entry["revealed"] = list(ps.revealed)
@@ -137,16 +137,17 @@ def _notes(s: State, seat: PlayerId | None) -> list[str]:
     return out
 
 
-def redact(type_: str, actor: str | None, payload: dict, seat: str | None, at: State,
-           now: State) -> dict:
-    """RULESET.redact: an event's payload as `seat` may see it at `now` (`at`: the state the
-    event left). Only a bid amount, committed cards and a kept mission logged in clear carry a
-    secret; their own actor sees them, and everyone once revealed or the game is over."""
+def redact(type_: str, actor: str | None, payload: dict, seat: str | None, before: State,
+           at: State, now: State) -> dict:
+    """RULESET.redact: an event's payload as `seat` may see it at `now` (`before`, `at`: the
+    states the event was judged against and left). Only a bid amount, committed cards and a kept
+    mission logged in clear carry a secret; their own actor sees them, and everyone once
+    revealed or the game is over."""
     public = _PUBLIC_KEYS.get(type_)
     if public is None or (seat is not None and seat == actor) or is_over(now):
         return payload
     if type_ == "BidPlaced":
-        shown = not _same_bid_open(at, now)
+        shown = not _same_bid_open(before, now)
     elif type_ == "CardsCommitted":
         return _redact_cards(payload, actor, at, now, public)
     else:
@@ -157,9 +158,10 @@ def redact(type_: str, actor: str | None, payload: dict, seat: str | None, at: S
     return {k: (v if k in public else HIDDEN) for k, v in payload.items()}
 
 
-def _same_bid_open(at: State, now: State) -> bool:
-    """Is the bid the event was part of (the bidding at `at`) still open at `now`?"""
-    fa, fn = at.flow, now.flow
+def _same_bid_open(before: State, now: State) -> bool:
+    """Is the bidding a bid was placed in (the one open `before` it) still open at `now`? (The
+    last bid closes it in its own step, and may open the next Mercenary Army's.)"""
+    fa, fn = before.flow, now.flow
     return (fa.phase in _BID_PHASES and fn.phase == fa.phase and fn.round == fa.round
             and fn.merc == fa.merc)
 

@@ -114,10 +114,10 @@ def _notes(s: State, seat: PlayerId | None) -> list[str]:
 _DEAL_PUBLIC = frozenset({"commitments", "hidden_dice"})
 
 
-def redact(type_: str, actor: str | None, payload: dict, seat: str | None, at: State,
-           now: State) -> dict:
-    """RULESET.redact: an event's payload as `seat` may see it at `now` (`at`: the state the
-    event left). Only a Scar deal logged face up carries secrets: each card is shown to its
+def redact(type_: str, actor: str | None, payload: dict, seat: str | None, before: State,
+           at: State, now: State) -> dict:
+    """RULESET.redact: an event's payload as `seat` may see it at `now` (`before`, `at`: the
+    states the event was judged against and left). Only a Scar deal logged face up carries secrets: each card is shown to its
     holder, and to everyone once played or the game is over; its `dice` once every card is."""
     if type_ != "ScarCardsDealt" or is_over(now) or payload.get("cards") is None:
         return payload
