@@ -4,22 +4,23 @@ the list with the rulebook's passages: docs/views.md).
 
 What the rulebook keeps from the other players, and until when:
 
-- the bid for the First Player Marker ("Game Setup" 3, p.5: "secretly selecting an amount of coins
+- the bid for the First Player Marker ("Game Setup" 3, p.6: "secretly selecting an amount of coins
   ... All players will then reveal their bids at the same time") and, with Mercenaries, each bid
-  for a Mercenary Army ("3-Player Variant" 4, p.20): hidden until every bidder has bid, when all are
-  revealed together (a bid logged as a commitment is revealed by its BidRevealed);
-- the two King's Orders cards of the round ("Round Overview" 1, p.8: "secretly selects two cards
-  from their hand and places them facedown"): each hidden until its CardRevealed on its turn;
+  for a Mercenary Army ("Mercenaries: 3-Player Variant" 4, p.20): hidden until every bidder has
+  bid, when all are revealed together (a bid logged as a commitment is revealed by its BidRevealed);
+- the two King's Orders cards of the round ("How to Play: Round Overview" 1, p.8: "secretly
+  selects two cards from their hand and places them facedown"): each hidden until its
+  CardRevealed on its turn;
 - a kept Kingdom Mission ("Kingdom Missions Play Variant", p.19: "Place the mission you've selected
   facedown in front of you and keep it secret from your opponents"): hidden until its
   MissionCompleted ("you may turn it over and reveal your card to all players").
 
-Public, though a player holds it: coins, Crown Cards, the cards still in hand as a number (which
-ones is public knowledge too, every card played having been revealed, but the view gives the
-number so that a face-down card is never listed beside the others), the cards played since the
-last refill, a Mercenary deck's size (its order is decided by the draw when a card is flipped).
-Teammates see no more of each other than opponents ("Team Gameplay", p.21: no strategizing on
-the cards). When the game is over everything is public.
+Public, though a player holds it: coins, Crown Cards, the number of cards in hand (which ones is
+public knowledge too, every card played having been revealed, but the view gives the number so
+that a face-down card is never listed beside the others), the cards played since the last
+refill, a Mercenary deck's size (its order is decided by the draw when a card is flipped).
+Teammates see no more of each other than opponents ("Team Gameplay", p.22: teammates may not
+help each other choose their cards). When the game is over everything is public.
 """
 
 from __future__ import annotations

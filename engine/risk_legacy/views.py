@@ -2,18 +2,18 @@
 them (RULESET.view, .redact, .secrets; the contract: engine/core/ruleset.py and engine/core/views.py;
 the list with the rulebook's passages: docs/views.md).
 
-The one secret of a game is each player's Scar card ("Scars Cards", p.6: "Shuffle the available
-Scar cards and randomly deal ONE to each player"): a card in hand, hidden from the others until it
-is played ("Playing a Scar card", p.7: its scar placed) or, unplayed, until the game ends. Dealt
-face up in the log (`ScarCardsDealt.cards`, a table recording after the fact) it is redacted for
-the other seats, with the deal's `dice` (which would tell every card); dealt face down
-(`commitments`) the log does not hold it (RL-RULING-HIDDEN-SCARS) and the commitments are public.
-A judge given the whole log knows the seed up front and so the face-down deal: that knowledge is
-shown only to each card's holder.
+The one secret of a game is each player's Scar card ("Setup Before Every Game: Scar Cards":
+"Shuffle the available Scar cards and randomly deal ONE to each player"), held in hand
+(RL-RULING-HIDDEN-SCARS) and hidden from the others until it is played (its scar placed, "Scar
+Cards") or, unplayed, until the game ends. Dealt face up in the log (`ScarCardsDealt.cards`, a
+table recording after the fact) it is redacted for the other seats, with the deal's `dice`
+(which would tell every card); dealt face down (`commitments`) the log does not hold it and the
+commitments are public. A judge given the whole log knows the seed up front, and so the
+face-down deal: that knowledge is shown only to each card's holder.
 
-Public: the Resource cards in every hand, card by card, because each is taken face up ("Draw a
-Resource card", p.9: from the face-up Territory cards or the face-up Coin cards, in front of the
-table) and turned in openly; faction, HQ and starting territory ("Before the first turn", p.6:
+Public: the Resource cards in every hand, card by card, because each is taken face up in front of
+the table ("5 End of Turn: Drawing a Card": one of the face-up Territory cards, or a face-up Coin
+card) and turned in openly; faction, HQ and starting territory ("Before the First Turn": the
 Faction cards laid out face up, chosen in turn); Red Star tokens, Missiles, the face-up Mission
 and Territory cards. The Territory draw pile is shown as its size: its order is decided by each
 draw. When the game is won everything is public.
