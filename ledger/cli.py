@@ -123,7 +123,7 @@ def replay(
     except LogFileError as exc:
         err.print(f"ledger: {exc}")
         raise typer.Exit(exitcodes.UNREADABLE)
-    if rec is not None:
+    if rec is not None and j.players:
         if seat not in j.players and seat != "spectator":
             err.print(f"ledger: {file}: --as {seat!r} is not a player of this game "
                       f"(players: {', '.join(j.players) or 'none'}; or 'spectator')")

@@ -508,7 +508,8 @@ def test_bids_for_two_mercenary_armies_are_revealed_army_by_army():
     assert seen(g, first, other) == {**first[0].payload, "amount": HIDDEN}
     assert seen(g, second, first[0].actor) == second[0].payload      # the last: both revealed
     assert seen(g, first, other, second[2]) == first[0].payload
-    assert seen(g, bids[2], bids[3][0].actor if bids[3][0].actor != bids[2][0].actor else other)["amount"] == HIDDEN
+    third = bids[2]                                  # the first bid for the second army
+    assert seen(g, third, next(p for p in g.j.players if p != third[0].actor))["amount"] == HIDDEN
 
 
 def test_face_down_cards_are_hidden_until_each_is_revealed_on_its_turn():
@@ -659,6 +660,10 @@ def test_replay_as_someone_who_is_not_a_player_is_refused():
     r = _replay(ROOT / "sample_logs" / "game42.jsonl", "--as", "purple")
     assert r.exit_code == 2
     assert "not a player" in r.output and "blue, orange, red, green" in r.output
+    # a log that cannot be judged has no players to check: it is reported as without --as
+    plain = _replay(ROOT / "sample_logs" / "broken-not-a-log.jsonl")
+    mine = _replay(ROOT / "sample_logs" / "broken-not-a-log.jsonl", "--as", "blue")
+    assert (mine.exit_code, mine.output) == (plain.exit_code, plain.output)
 
 
 def test_replay_as_a_seat_of_a_legacy_game():
