@@ -109,6 +109,7 @@ def replay(
     as_json: bool = JsonOpt,
     db: Optional[Path] = DbOpt,
     html: Optional[Path] = typer.Option(None, "--html", help="Also write a picture of the game (HTML): the crown race and the board on a map of Europe, turn by turn."),
+    seat: Optional[str] = typer.Option(None, "--as", metavar="SEAT", help="The game as this player saw it at the time (face-down cards, secret bids, hidden missions and Scar cards of the others hidden until revealed); 'spectator' for a spectator."),
     data_files: DataFiles = (),
 ) -> None:
     """Replay a game turn by turn: each decision, the dice, what they caused, the board after each turn.
@@ -116,13 +117,21 @@ def replay(
     Exit 0: no findings. 1: findings. 2: unreadable. 6: no such round, turn or player (the message
     names those the game has).
 
-    Example: ledger replay sample_logs/game42.jsonl --round 6 --turn 2
+    Example: ledger replay sample_logs/game42.jsonl --round 6 --turn 2; ledger replay sample_logs/game42.jsonl --as orange
     """
+    from replay.seat import StateRecorder, as_seen_by
+    rec = StateRecorder() if seat is not None else None
     try:
-        j = _judge_file(file, data_files, db, digests=True, views=True)
+        j = _judge_file(file, data_files, db, digests=True, views=True, observer=rec)
     except LogFileError as exc:
         err.print(f"ledger: {exc}")
         raise typer.Exit(exitcodes.UNREADABLE)
+    if rec is not None and j.players:
+        if seat not in j.players and seat != "spectator":
+            err.print(f"ledger: {file}: --as {seat!r} is not a player of this game "
+                      f"(players: {', '.join(j.players) or 'none'}; or 'spectator')")
+            raise typer.Exit(exitcodes.USAGE)
+        j = as_seen_by(j, rec, seat if seat in j.players else None)
     problem = filter_problem(j, round_, turn, player)
     if problem is not None:
         err.print(f"ledger: {problem}")

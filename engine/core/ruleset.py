@@ -145,7 +145,29 @@ class Ruleset:
     view: Callable[[State, str | None], dict] | None = None
     """The state as one seat (a player id) or a spectator (None) may see it: face-down cards,
     secret bids, hidden missions and unrevealed scar cards redacted. None: nothing is hidden, the
-    view is `snapshot`."""
+    view is `snapshot`.
+
+    The contract (tests/test_views.py checks it for every ruleset that has the hook): JSON-able
+    and deterministic; `snapshot(state)` (the public board) is part of it, key for key; a value
+    the seat may not see is shown as engine.core.views.HIDDEN (or as a count); the seat's own
+    secrets are shown to it; once the game is over every seat's view is the same. Optional keys
+    the shared code reads: `notes` (the last event's notes as the seat may read them) and
+    `acts_for` (the actors whose moves the seat makes besides its own). Shared code calls it
+    through engine.core.views.view_of."""
+    redact: Callable[[str, str | None, Any, str | None, State, State, State], Any] | None = None
+    """(event type, actor, payload as logged, seat, before, after, now) -> the payload as `seat`
+    may see it at `now`: a new dict with the values it may not see replaced by HIDDEN (the
+    payload itself is never changed). `before`, `after`: the states the event was judged against
+    and left (the same state when it was skipped), which give its context; `now`: the state the
+    seat looks from (`after` for "when it was appended", a later state once the secret may have
+    been revealed). A secret logged only as a
+    commitment (sha256 of value and salt) is public as it is: the secret is not in it. None:
+    every payload is public. Shared code calls it through engine.core.views.redact_payload."""
+    secrets: Callable[[State], tuple] | None = None
+    """The secrets a state holds in clear and has not revealed yet, as engine.core.views.Secret
+    (owner, kind, value, the events that reveal it): what `view` and `redact` must keep from
+    every other seat. Shared code withholds digests and hashes while one is pending, and the leak
+    tests search every route for their values. None: the game has no hidden information."""
     simulate: Callable[[int, str, Mapping[str, str]], Any] | None = None
     """Seeded bots play one whole game with the engine's legal moves: (seed, game id, options such
     as {"variant": "teams"}) -> engine.core.projection.SimulatedGame. Same seed, same bytes."""

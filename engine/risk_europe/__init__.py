@@ -12,6 +12,7 @@ from engine.risk_europe.board import GameData, default_data, load_data
 from engine.risk_europe.events import PAYLOADS
 from engine.risk_europe.rules import RULES
 from engine.risk_europe.snapshot import board_view, digest, snapshot
+from engine.risk_europe import views as _views
 
 VERSION = "1.0.0"
 
@@ -97,6 +98,9 @@ RULESET = Ruleset(
     **engine_functions(_engine),
     digest=digest,
     snapshot=board_view,
+    view=_views.view,
+    redact=_views.redact,
+    secrets=_views.secrets,
     legal_moves=_legal.legal_moves,
     describe=_narrate.describe_event,
     board_lines=_narrate.board_lines,

@@ -6,6 +6,7 @@ from engine.risk_legacy import engine as _engine
 from engine.risk_legacy import legal as _legal
 from engine.risk_legacy import narrate as _narrate
 from engine.risk_legacy import campaign as _campaign
+from engine.risk_legacy import views as _views
 from engine.risk_legacy.board import GameData, default_data, load_data
 from engine.risk_legacy.events import PAYLOADS
 from engine.risk_legacy.fold import PROJECTIONS
@@ -79,6 +80,9 @@ RULESET = Ruleset(
     **engine_functions(_engine),
     digest=digest,
     snapshot=board_view,
+    view=_views.view,
+    redact=_views.redact,
+    secrets=_views.secrets,
     legal_moves=_legal.legal_moves,
     describe=_narrate.describe_event,
     board_lines=_narrate.board_lines,
