@@ -288,6 +288,7 @@ class LegacyFold:
     # -- the end of the log
 
     def finish(self, s: State) -> None:
+        """The rows of the log's end (outcomes, the game); the fold may observe more after."""
         if s.flow.round < 1 or self.start is None:      # the log ended before the first turn
             return
         result = s.result

@@ -72,10 +72,7 @@ only while no process writes). So:
 
 from __future__ import annotations
 
-from ledger.store.analytics_tables import (
-    ANALYTICS_MODELS, ANALYTICS_TABLES, BattleRow, DiceRow, LegacyBattleRow, LegacyGameRow,
-    LegacyOutcomeRow, OrderPlayedRow, OutcomeRow, PlayerRoundRow,
-)
+from ledger.store.analytics_tables import ANALYTICS_TABLES, analytics_projections
 from ledger.store.campaigns import CAMPAIGN_MODELS, CampaignFindingRow, CampaignGameRow, CampaignRow
 from ledger.store.duckdb import DB_ENV, DEFAULT_DB, MODELS, DuckDBStore, open_store
 from ledger.store.errors import (
@@ -85,19 +82,19 @@ from ledger.store.interface import (
     DEFAULT_BATCH_EVENTS, EventStore, Head, IngestOutcome, IntegrityReport, RecheckChange, Reject,
     load_log_from_store, log_text,
 )
-from ledger.store.mapper import event_frame, judge_for_store, read_fingerprint
+from ledger.store.judging import judge_for_store
+from ledger.store.mapper import event_frame, read_fingerprint
 from ledger.store.models import (
     EventRow, FindingRow, GameRow, GameStateRow, PlayerRow, RejectRow, SnapshotRow, TournamentRow,
 )
 from ledger.store.refusals import STORE_RULES
 
 __all__ = [
-    "ANALYTICS_MODELS", "ANALYTICS_TABLES", "BattleRow", "CAMPAIGN_MODELS", "CampaignFindingRow",
-    "CampaignGameRow", "CampaignRow", "ConcurrencyConflict", "DB_ENV", "DEFAULT_BATCH_EVENTS",
-    "DEFAULT_DB", "DiceRow", "DuckDBStore", "EventRow", "EventStore", "FindingRow", "GameNotFound",
-    "GameRow", "GameStateRow", "Head", "IngestOutcome", "IntegrityReport", "InvalidAppend",
-    "LegacyBattleRow", "LegacyGameRow", "LegacyOutcomeRow", "MODELS", "OrderPlayedRow",
-    "OutcomeRow", "PlayerRoundRow", "PlayerRow", "RecheckChange", "Reject", "RejectRow",
-    "STORE_RULES", "SnapshotRow", "StoreBusy", "StoreError", "TournamentRow", "event_frame",
-    "judge_for_store", "load_log_from_store", "log_text", "open_store", "read_fingerprint",
+    "ANALYTICS_TABLES", "CAMPAIGN_MODELS", "CampaignFindingRow", "CampaignGameRow", "CampaignRow",
+    "ConcurrencyConflict", "DB_ENV", "DEFAULT_BATCH_EVENTS", "DEFAULT_DB", "DuckDBStore",
+    "EventRow", "EventStore", "FindingRow", "GameNotFound", "GameRow", "GameStateRow", "Head",
+    "IngestOutcome", "IntegrityReport", "InvalidAppend", "MODELS", "PlayerRow", "RecheckChange",
+    "Reject", "RejectRow", "STORE_RULES", "SnapshotRow", "StoreBusy", "StoreError",
+    "TournamentRow", "analytics_projections", "event_frame", "judge_for_store",
+    "load_log_from_store", "log_text", "open_store", "read_fingerprint",
 ]
