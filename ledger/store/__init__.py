@@ -1,8 +1,10 @@
 """The event store: games, their events and what the engine found in them, in DuckDB.
 
-One module per concern: `errors`, `models` (the generic tables), `analytics_tables`, `campaigns`,
-`refusals` (STORE-*), `mapper` (judgement -> rows), `interface` (the `EventStore` contract) and
-`duckdb` (the adapter). This package re-exports what callers use.
+One module per concern: `errors`, `models` (the generic tables), `analytics_tables` (the tables
+made from the rulesets' projections), `campaigns`, `refusals` (STORE-*), `mapper` (judgement ->
+rows), `judging` (judging a whole log, or an append's events with a game's live judge),
+`interface` (the `EventStore` contract) and `duckdb` (the adapter). This package re-exports what
+callers use.
 
     store = open_store("ledger.duckdb")              # or $LEDGER_DB; created on first use
     outcome = store.ingest_read(read_log(path))      # new | present | extended | rejected
@@ -26,14 +28,22 @@ The contract (`EventStore`; every backend passes tests/test_store_contract.py):
 - **The engine judges on write** (`replay.judge.judge`): each game is stored with its findings, the
   rules' result, the final state (a snapshot) and the ruleset version and data digest it was judged
   with. `recheck` judges every game again with the current engine.
-- **An append judges only the new events**: the store keeps the judge's carry after a game's head
-  (`game_states`: the engine state, the analytics fold, the findings so far), resumes it, and
-  writes the new events' findings and rows; the rows written at a game's end (outcomes, the round
-  in progress) are replaced. With no carry for the head, or one made by another ruleset version
-  or data, the append judges the whole game, as ingest does, and saves the carry.
-- **Analytics rows are part of a judgement**: the orders played, battles, dice, per-round holdings
-  and outcomes of each game (`analytics.extract`, docs/analytics.md) are written with it and
-  replaced when the game is judged again, like its findings.
+- **An append judges only the new events**: a store keeps the judge of each game it appends to
+  live in memory (fed up to the head, concluded without being ended: `Judge.peek`), judges the
+  new events with it and writes their findings and rows; the rows written at a game's end
+  (outcomes, the round in progress) are updated. Such an append reads nothing: its write checks
+  the head (seq, hash and the last judgement's time), and if another writer moved the game on it
+  is judged from the store instead. The judge's carry is kept in `game_states` (the engine state,
+  the analytics fold, the findings so far) at ingest, when an append judged the whole game, every
+  `judging.CARRY_EVERY` events and when the store closes; a store opened afresh (a restart, a
+  crash) resumes it and feeds it the stored events after it. With no usable carry (none, another
+  ruleset version or data) or an event that reveals the dice seed, the append judges the whole
+  game, as ingest does, and saves the carry.
+- **Analytics rows are part of a judgement**: the rows each ruleset's fold makes (Risk Europe's
+  orders played, battles, dice, per-round holdings and outcomes; `analytics.extract`,
+  docs/analytics.md) are written with it and replaced when the game is judged again, like its
+  findings. Their tables are made from the registered rulesets' `projections` when the store
+  opens (a column a ruleset added is added to a stored table), so a new game brings its own.
 - **Rejected input is kept**, never dropped: each refused log and each line that was not stored is
   a row of `rejects` (file, line, seq, rule, message, the line's text when known).
 - **Risk Legacy campaigns are linked on write**: a game whose GameStarted names a campaign is
