@@ -91,9 +91,10 @@ def test_appending_a_game_event_by_event_stores_what_ingesting_it_does(tmp_path,
 
 @pytest.mark.parametrize("sample", GAMES)
 def test_a_store_opened_afresh_resumes_the_game_from_what_is_stored(tmp_path, sample):
-    """A second store object on the file (as after a crash: the first one saved nothing since
-    its last carry) goes on from the stored carry and the events after it; the first one, whose
-    live judge is now behind, gets a conflict, and closing it writes no stale carry."""
+    """Store objects on one file, each with its own live judges (as processes taking turns, or a
+    restart after a crash: a store saves its carry only every CARRY_EVERY events): each goes on
+    from what is stored; one whose live judge is behind gets a conflict, and closing one writes
+    no carry over a newer judgement."""
     from ledger.store import ConcurrencyConflict
 
     path = SAMPLES / sample
@@ -102,17 +103,21 @@ def test_a_store_opened_afresh_resumes_the_game_from_what_is_stored(tmp_path, sa
     game_id = whole["game"]["game_id"]
     cut = min(len(envelopes) - 5, CARRY_EVERY + 7)       # the carry is behind the head here
     db = tmp_path / "appended.duckdb"
-    first = open_store(db)
+    first, third = open_store(db), open_store(db)
     for seq in range(cut):
         first.append(game_id, seq, [envelopes[seq]])
     assert carry_seq(first, game_id) < cut - 1
+    third.append(game_id, cut, [envelopes[cut]])          # resumed from the carry: now live
     with open_store(db) as second:
-        for seq in range(cut, len(envelopes) - 1):
+        for seq in range(cut + 1, len(envelopes) - 1):
             second.append(game_id, seq, [envelopes[seq]])
-        other = {k: v for k, v in envelopes[cut].items() if k not in ("prev", "hash")}
-        with pytest.raises(ConcurrencyConflict):
-            first.append(game_id, cut, [dict(other, at="2026-01-01T00:00:00Z")])
-        first.close()
+        other = {k: v for k, v in envelopes[cut + 1].items() if k not in ("prev", "hash")}
+        with pytest.raises(ConcurrencyConflict):     # third's live judge is behind the head
+            third.append(game_id, cut + 1, [dict(other, at="2026-01-01T00:00:00Z")])
+        kept = second.query("SELECT seq, carry FROM game_states").rows()
+        first.close()                                 # its unsaved carry is behind: not written
+        third.close()
+        assert second.query("SELECT seq, carry FROM game_states").rows() == kept
         second.append(game_id, len(envelopes) - 1, [envelopes[-1]])
         assert stored(second, game_id) == whole
         assert second.check().ok

@@ -72,17 +72,26 @@ def insert_sql(p: Projection, rows: int) -> str:
             f"VALUES {', '.join([marks] * rows)}")
 
 
-def update_sql(p: Projection, rows: int) -> str | None:
-    """UPDATE of the stored rows with the keys of `rows` rows given as parameters (in the
-    projection's column order) to their values; None when every column is in the key."""
+def update_sql(p: Projection, rows: Sequence[tuple]) -> tuple[str, list[Any]] | None:
+    """UPDATE of the stored rows with the keys of `rows` (tuples in the projection's column
+    order) to their values, and its parameters; None when every column is in the key. One row
+    is updated by its key (in DuckDB, half the cost of an UPDATE ... FROM VALUES)."""
     table = quoted(p.table)
-    changed = [c for c in p.columns if c not in p.key]
+    columns = list(p.columns)
+    changed = [i for i, c in enumerate(columns) if c not in p.key]
     if not p.key or not changed:
         return None
-    marks = "(" + ", ".join("?" * len(p.columns)) + ")"
-    return (f"UPDATE {table} SET {', '.join(f'{quoted(c)} = v.{quoted(c)}' for c in changed)} "
-            f"FROM (VALUES {', '.join([marks] * rows)}) AS v({', '.join(map(quoted, p.columns))}) "
-            f"WHERE " + " AND ".join(f"{table}.{quoted(k)} = v.{quoted(k)}" for k in p.key))
+    if len(rows) == 1:
+        keys = [columns.index(k) for k in p.key]
+        return (f"UPDATE {table} SET {', '.join(f'{quoted(columns[i])} = ?' for i in changed)} "
+                f"WHERE " + " AND ".join(f"{quoted(columns[i])} = ?" for i in keys),
+                [rows[0][i] for i in changed] + [rows[0][i] for i in keys])
+    marks = "(" + ", ".join("?" * len(columns)) + ")"
+    sets = ", ".join(f"{quoted(columns[i])} = v.{quoted(columns[i])}" for i in changed)
+    return (f"UPDATE {table} SET {sets} FROM (VALUES {', '.join([marks] * len(rows))}) "
+            f"AS v({', '.join(map(quoted, columns))}) WHERE "
+            + " AND ".join(f"{table}.{quoted(k)} = v.{quoted(k)}" for k in p.key),
+            [v for r in rows for v in r])
 
 
 def delete_sql(p: Projection, rows: int) -> str:

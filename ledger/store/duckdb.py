@@ -756,9 +756,9 @@ class DuckDBStore(CampaignLinks, EventStore):
             gone = [k for k in old if k not in kept]
             if gone:
                 con.execute(at.delete_sql(p, len(gone)), [v for k in gone for v in k]).fetchall()
-            update = at.update_sql(p, len(updated)) if updated else None
+            update = at.update_sql(p, updated) if updated else None
             if update is not None:
-                con.execute(update, [v for r in updated for v in r]).fetchall()
+                con.execute(*update).fetchall()
             if inserted:
                 con.execute(at.insert_sql(p, len(inserted)),
                             [v for r in inserted for v in r]).fetchall()
