@@ -57,10 +57,14 @@ TABLES = tuple(COLUMNS)
 
 
 class GameRows(Rows):
-    """The analytics rows of one game, by table (tuples in COLUMNS order); every table present."""
+    """The analytics rows of one game, by table (tuples in COLUMNS order); every table present,
+    and those of `rs` (a ruleset registered after this module was imported)."""
 
-    def __init__(self, game_id: str | None, tables: dict[str, list[tuple]] | None = None):
+    def __init__(self, game_id: str | None, tables: dict[str, list[tuple]] | None = None,
+                 rs: Ruleset | None = None):
         super().__init__(game_id, {t: [] for t in TABLES} if tables is None else tables)
+        for p in rs.projections if rs is not None else ():
+            self.tables.setdefault(p.table, [])
 
     def frame(self, table: str) -> pl.DataFrame:
         return rows_frame(table, self.tables[table])
@@ -82,8 +86,8 @@ def extract_rows(read: LogRead, *, data: Any = None) -> GameRows:
     `data`: the ruleset's data to fold with (default: its shipped data), as for judge.
     """
     events = read.events
-    rows = GameRows(events[0].game if events else None)
     rs = _ruleset_of(read)
+    rows = GameRows(events[0].game if events else None, rs=rs)
     make_fold = _fold_of(rs) if rs is not None else None
     if make_fold is None:
         return rows
@@ -128,15 +132,15 @@ def judge_with_rows(read: LogRead, *, data: Any = None):
     from replay.judge import judge
 
     events = read.events
-    rows = GameRows(events[0].game if events else None)
     rs = _ruleset_of(read)
+    rows = GameRows(events[0].game if events else None, rs=rs)
     make_fold = _fold_of(rs) if rs is not None else None
     fold = None
     if make_fold is not None:
         fold = make_fold(rows, rs.default_data() if data is None else data)
     j = judge(read, data=data, keep_steps=False, observer=fold)
     if fold is not None and j.final_state is None:      # the start could not be judged: no rows
-        rows = GameRows(rows.game_id)
+        rows = GameRows(rows.game_id, rs=rs)
     return j, rows
 
 
@@ -147,7 +151,8 @@ def fold_for(read: LogRead, data: Any = None) -> Any:
     if make_fold is None:
         return None
     events = read.events
-    return make_fold(GameRows(events[0].game if events else None), rs.default_data() if data is None else data)
+    return make_fold(GameRows(events[0].game if events else None, rs=rs),
+                     rs.default_data() if data is None else data)
 
 
 def _ruleset_of(read: LogRead) -> Ruleset | None:

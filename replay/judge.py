@@ -132,8 +132,8 @@ def judge(read: LogRead, *, data: Any = None, digests: bool = False, views: bool
 
 class Judge:
     """A judge fed one event at a time: `start(read)` judges its first event, `feed(raw)` each
-    later one, `conclude()` then `finish()` give the Judgement; `carry()`/`resume()` keep it
-    between feeds.
+    later one, `conclude()` then `finish()` give the Judgement (`peek()` gives it and lets the
+    judge go on); `carry()`/`resume()` keep it between feeds.
 
     `judge(read)` is `start`, `feed` for every later event, `conclude`, `finish`. Between two
     feeds a judge can be saved (`carry()`: bytes) and resumed with more events (`Judge.resume`),
@@ -246,6 +246,25 @@ class Judge:
             j.findings = j.findings[:1]
         return j
 
+    def peek(self) -> Judgement:
+        """The Judgement as if the log ended after the events fed so far, this judge left as it
+        was, to be fed more (the store concludes a live game after every append).
+
+        The observer sees the conclusion and finishes, which a fold allows at any point
+        (engine.core.projection.Fold: `finish` only appends rows); when concluding changes the
+        state, a copy of the observer sees that step, appending to the same tables `t`."""
+        rs, state, observer = self.rs, self.state, self.observer
+        final = rs.conclude(state)
+        if observer is not None:
+            if final is not state:
+                observer = _observer_copy(observer, self.data)
+                observer.observe(state, final, self.last_seq, "", None)
+            observer.finish(final)
+        j = replace_judgement(self.j, final_state=final, result=rs.result(final))
+        if self.strict and j.findings:
+            j.findings = j.findings[:1]
+        return j
+
     # -- keeping a judge between feeds
 
     def carry(self) -> bytes:
@@ -289,15 +308,31 @@ def replace_judgement(j: Judgement, **changes: Any) -> Judgement:
 _DATA_ID = "ruleset-default-data"
 
 
-class _CarryPickler(pickle.Pickler):
-    """Pickles a judge with its ruleset's data object named, not copied."""
+_TABLES_ID = "observer-tables"
 
-    def __init__(self, file: io.BytesIO, data: Any):
+
+def _observer_copy(observer: Any, data: Any) -> Any:
+    """A copy of `observer` that shares its tables `t` (and the ruleset's data) with it."""
+    buffer = io.BytesIO()
+    _CarryPickler(buffer, data, observer.t).dump(observer)
+    buffer.seek(0)
+    return _CarryUnpickler(buffer, data, observer.t).load()
+
+
+class _CarryPickler(pickle.Pickler):
+    """Pickles a judge with its ruleset's data object named, not copied (and `shared`, when
+    given, named too: a copy made in memory keeps it)."""
+
+    def __init__(self, file: io.BytesIO, data: Any, shared: Any = None):
         super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
-        self.data = data
+        self.data, self.shared = data, shared
 
     def persistent_id(self, obj: Any) -> Any:
-        return _DATA_ID if obj is self.data else None
+        if obj is self.data:
+            return _DATA_ID
+        if self.shared is not None and obj is self.shared:
+            return _TABLES_ID
+        return None
 
     def reducer_override(self, obj: Any) -> Any:
         if type(obj) is DiceTape:      # its content is a function of the seed alone
@@ -315,14 +350,16 @@ def _mapping_proxy(mapping: dict) -> MappingProxyType:
 class _CarryUnpickler(pickle.Unpickler):
     """Restores a carried judge, giving it its ruleset's shipped data back."""
 
-    def __init__(self, file: io.BytesIO, data: Any):
+    def __init__(self, file: io.BytesIO, data: Any, shared: Any = None):
         super().__init__(file)
-        self.data = data
+        self.data, self.shared = data, shared
 
     def persistent_load(self, pid: Any) -> Any:
-        if pid != _DATA_ID:
-            raise pickle.UnpicklingError(f"unknown persistent id {pid!r}")
-        return self.data
+        if pid == _DATA_ID:
+            return self.data
+        if pid == _TABLES_ID and self.shared is not None:
+            return self.shared
+        raise pickle.UnpicklingError(f"unknown persistent id {pid!r}")
 
 
 def _start(first: RawEvent, name: str, findings: list[Finding]):

@@ -1,5 +1,7 @@
-"""An append judges only the new events (the carry kept in game_states), and the store ends as if
-the whole file had been ingested: the game row, findings, snapshot, events and analytics rows."""
+"""An append judges only the new events (the game's live judge, kept in memory and as a carry in
+game_states), and the store ends as if the whole file had been ingested: the game row, findings,
+snapshot, events and analytics rows; a store opened afresh (a restart, a crash) resumes the game
+from what is stored."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ import math
 import pytest
 
 from ledger.store import ANALYTICS_TABLES, open_store
+from ledger.store.judging import CARRY_EVERY
+from replay import judge as judge_module
 from replay.logfile import read_log
 from tests.test_store_support import SAMPLES
 
@@ -62,6 +66,10 @@ def ingested(tmp_path, path):
         return stored(store, outcome.game_id)
 
 
+def carry_seq(store, game_id: str) -> int:
+    return store.query("SELECT seq FROM game_states WHERE game_id = ?", [game_id]).item()
+
+
 @pytest.mark.parametrize("sample", GAMES)
 def test_appending_a_game_event_by_event_stores_what_ingesting_it_does(tmp_path, sample):
     path = SAMPLES / sample
@@ -72,12 +80,63 @@ def test_appending_a_game_event_by_event_stores_what_ingesting_it_does(tmp_path,
             head = store.append(game_id, seq, [envelope])
             assert head.seq == seq
             if seq == 0:   # the carry is kept from the first append on
-                assert store.query("SELECT seq FROM game_states WHERE game_id = ?",
-                                   [game_id]).item() == 0
+                assert carry_seq(store, game_id) == 0
+            # and saved every CARRY_EVERY events: a restart judges at most that many again
+            assert seq - CARRY_EVERY < carry_seq(store, game_id) <= seq
         assert stored(store, game_id) == whole
         assert store.check().ok
-        assert store.query("SELECT seq FROM game_states WHERE game_id = ?",
-                           [game_id]).item() == len(whole["events"]) - 1
+    with open_store(tmp_path / "appended.duckdb") as store:     # closing saved it at the head
+        assert carry_seq(store, game_id) == len(whole["events"]) - 1
+
+
+@pytest.mark.parametrize("sample", GAMES)
+def test_a_store_opened_afresh_resumes_the_game_from_what_is_stored(tmp_path, sample):
+    """Store objects on one file, each with its own live judges (as processes taking turns, or a
+    restart after a crash: a store saves its carry only every CARRY_EVERY events): each goes on
+    from what is stored; one whose live judge is behind gets a conflict, and closing one writes
+    no carry over a newer judgement."""
+    from ledger.store import ConcurrencyConflict
+
+    path = SAMPLES / sample
+    envelopes = envelopes_of(path)
+    whole = ingested(tmp_path, path)
+    game_id = whole["game"]["game_id"]
+    cut = min(len(envelopes) - 5, CARRY_EVERY + 7)       # the carry is behind the head here
+    db = tmp_path / "appended.duckdb"
+    first, third = open_store(db), open_store(db)
+    for seq in range(cut):
+        first.append(game_id, seq, [envelopes[seq]])
+    assert carry_seq(first, game_id) < cut - 1
+    third.append(game_id, cut, [envelopes[cut]])          # resumed from the carry: now live
+    with open_store(db) as second:
+        for seq in range(cut + 1, len(envelopes) - 1):
+            second.append(game_id, seq, [envelopes[seq]])
+        other = {k: v for k, v in envelopes[cut + 1].items() if k not in ("prev", "hash")}
+        with pytest.raises(ConcurrencyConflict):     # third's live judge is behind the head
+            third.append(game_id, cut + 1, [dict(other, at="2026-01-01T00:00:00Z")])
+        kept = second.query("SELECT seq, carry FROM game_states").rows()
+        first.close()                                 # its unsaved carry is behind: not written
+        third.close()
+        assert second.query("SELECT seq, carry FROM game_states").rows() == kept
+        second.append(game_id, len(envelopes) - 1, [envelopes[-1]])
+        assert stored(second, game_id) == whole
+        assert second.check().ok
+
+
+def test_a_live_game_is_not_read_back_from_its_carry(tmp_path, monkeypatch):
+    """Appends to a game this store holds live judge only their events: nothing is unpickled."""
+    envelopes = envelopes_of(SAMPLES / "game42.jsonl")
+    whole = ingested(tmp_path, SAMPLES / "game42.jsonl")
+    with open_store(tmp_path / "appended.duckdb") as store:
+        store.append("game42", 0, envelopes[:10])
+        resumed = []
+        real = judge_module.Judge.resume.__func__
+        monkeypatch.setattr(judge_module.Judge, "resume",
+                            classmethod(lambda cls, blob: resumed.append(1) or real(cls, blob)))
+        for seq in range(10, len(envelopes)):
+            store.append("game42", seq, [envelopes[seq]])
+        assert resumed == []
+        assert stored(store, "game42") == whole
 
 
 def test_findings_on_the_way_are_those_of_the_prefix(tmp_path):
@@ -104,6 +163,7 @@ def test_an_append_without_a_usable_carry_judges_the_whole_game(tmp_path, how):
     half = len(envelopes) // 2
     with open_store(tmp_path / "appended.duckdb") as store:
         store.append(game_id, 0, envelopes[:half])
+    with open_store(tmp_path / "appended.duckdb") as store:     # no live judge: the carry is read
         if how == "deleted":
             store.query("DELETE FROM game_states")
         elif how == "unreadable":
@@ -118,16 +178,27 @@ def test_an_append_without_a_usable_carry_judges_the_whole_game(tmp_path, how):
 
 
 def test_an_append_after_an_ingest_continues_the_ingested_game(tmp_path):
-    """Ingest keeps no carry: the first append judges the whole game, the next ones only theirs."""
+    """Ingest keeps the carry at the head: the first append after it resumes the game from it."""
     path = SAMPLES / "game42.jsonl"
     envelopes = envelopes_of(path)
     whole = ingested(tmp_path, path)
     game_id = whole["game"]["game_id"]
-    with open_store(tmp_path / "appended.duckdb") as store:
-        store.append(game_id, 0, envelopes[:10])
-        for seq in range(10, len(envelopes), 7):
+    db = tmp_path / "appended.duckdb"
+    with open_store(db) as store:
+        store.ingest_read(read_log(_prefix(tmp_path, path, 40)))
+        assert carry_seq(store, game_id) == 39
+    with open_store(db) as store:
+        for seq in range(40, len(envelopes), 7):
             store.append(game_id, seq, envelopes[seq:seq + 7])
         assert stored(store, game_id) == whole
+
+
+def _prefix(tmp_path, path, n: int):
+    """The file of the first `n` lines of a log."""
+    out = tmp_path / f"first-{n}-{path.name}"
+    out.write_text("".join(path.read_text(encoding="utf-8").splitlines(keepends=True)[:n]),
+                   encoding="utf-8")
+    return out
 
 
 def test_re_sending_and_conflicts_still_hold_with_a_carry(tmp_path):

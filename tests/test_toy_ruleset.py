@@ -13,7 +13,8 @@ from typer.testing import CliRunner
 
 from engine.core import ruleset as registry
 from ledger.cli import app
-from replay.logfile import make_envelope, seal, write_log
+from ledger.store import open_store
+from replay.logfile import make_envelope, read_log, seal, write_log
 
 runner = CliRunner()
 
@@ -93,3 +94,31 @@ def test_audit_verify_replay_ingest_games_stats_work_on_the_toy_game(nim_install
     r = run("stats", "--db", db, "--json")
     assert r.exit_code == 0, r.output
     assert json.loads(r.output)
+
+    # its analytics tables, made by the store from its projections alone
+    with open_store(db, read_only=True) as store:
+        assert store.query("SELECT seq, player, taken, \"left\" FROM nim_takes "
+                           "WHERE game_id = 'nim-1' ORDER BY seq").rows() == [
+            (1, "ann", 3, 4), (2, "bob", 1, 3), (3, "ann", 3, 0)]
+        assert store.query("SELECT winner, takes FROM nim_games ORDER BY game_id").rows() == [
+            ("ann", 3), ("bob", 3)]   # bob's take of 4 was skipped
+
+
+def test_the_toy_game_appended_event_by_event_is_stored_as_ingested(nim_installed, tmp_path):
+    path = nim_log(tmp_path / "good.jsonl", "nim-1", [("ann", 3), ("bob", 1), ("ann", 3)], "ann")
+    envelopes = [json.loads(line) for line in path.read_text().splitlines()]
+    tables = ("nim_takes", "nim_games", "games", "findings", "events")
+
+    def contents(store):
+        return {t: store.query(f"SELECT * EXCLUDE (ingested_at, updated_at, judged_at, source) "
+                               f"FROM {t}" if t == "games" else f"SELECT * FROM {t}").rows()
+                for t in tables}
+
+    with open_store(tmp_path / "whole.duckdb") as store:
+        store.ingest_read(read_log(path))
+        whole = contents(store)
+    with open_store(tmp_path / "appended.duckdb") as store:
+        for seq, envelope in enumerate(envelopes):
+            store.append("nim-1", seq, [envelope])
+            assert store.query("SELECT count(*) FROM nim_games").item() == 1
+        assert contents(store) == whole

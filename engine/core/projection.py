@@ -52,9 +52,14 @@ class Rows:
 
 class Fold(Protocol):
     """Reads rows off the judge's own fold: called with the states before and after every event
-    that changed the state, then once with the final state. `t` is the `Rows.tables` it appends
-    to (the store takes each append's new rows from it); a fold pickles, so a store can keep it
-    between appends."""
+    that changed the state, then with the final state. `t` is the `Rows.tables` it appends to
+    (the store takes each append's new rows from it); a fold pickles, so a store can keep it
+    between appends.
+
+    `finish` writes the rows of the log's end (an unfinished battle, the round in progress, the
+    outcomes) and changes nothing later rows depend on: a live game is finished after every
+    append and then observes the next events, and must make the rows one fold of the whole log
+    makes (tests/test_store_append.py)."""
 
     t: dict[str, list[tuple]]
 

@@ -194,7 +194,10 @@ class _Fold:
             self._battle_ended(after)
 
     def _battle_ended(self, after: State, unfinished: bool = False) -> None:
-        fight, self.battle = self.battle, None
+        """The battle's row; an unfinished one (the log ends inside it) stays the battle fought."""
+        fight = self.battle
+        if not unfinished:
+            self.battle = None
         att, dfn = fight["att"], fight["def"]
         t = fight["territory"]
         if unfinished:
@@ -238,7 +241,8 @@ class _Fold:
                        -float(k.attacker_losses), -float(k.defender_losses))
 
     def _snapshot(self, s: State, round_: int, complete: bool) -> None:
-        self.rounds_done.add(round_)
+        if complete:
+            self.rounds_done.add(round_)
         for p in s.seats:
             ps = s.players[p]
             units = units_on_board(s, p)
@@ -251,6 +255,8 @@ class _Fold:
     # -- the end of the log
 
     def finish(self, s: State) -> None:
+        """The rows of the log's end (the battle and round in progress, the turns, the outcomes);
+        nothing else changes, so the fold may observe more events after (a live game)."""
         if self.battle is not None:
             self._battle_ended(s, unfinished=True)
         self.t["orders_played"].extend(tuple(row) for _, row in sorted(self.turns.items()))

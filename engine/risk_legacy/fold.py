@@ -328,10 +328,14 @@ class LegacyFold:
         if conquered or immune or a.left[0] <= 1 or after.terr[cb.frm].owner != cb.attacker:
             self._close_attack()
 
-    def _close_attack(self) -> None:
+    def _close_attack(self, keep: bool = False) -> None:
         """The attack is over: its rows go out, the last with the attack's luck (the sum of its
-        rolls', None if one of them has no odds)."""
-        a, self.attack = self.attack, None
+        rolls', None if one of them has no odds). `keep`: at the log's end (`finish`), the rows
+        go out and the attack stays open, so a live game fed more events goes on with it
+        (engine.core.projection.Fold: `finish` changes nothing later rows depend on)."""
+        a = self.attack
+        if not keep:
+            self.attack = None
         if a is None or not a.rows:
             return
         total = None if None in a.lucks else sum(a.lucks)
@@ -379,7 +383,8 @@ class LegacyFold:
     # -- the end of the log
 
     def finish(self, s: State) -> None:
-        self._close_attack()
+        """The rows of the log's end (outcomes, the game); the fold may observe more after."""
+        self._close_attack(keep=True)     # an attack still going on: its rows so far
         if s.flow.round < 1 or self.start is None:      # the log ended before the first turn
             return
         result = s.result

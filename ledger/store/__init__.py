@@ -1,8 +1,10 @@
 """The event store: games, their events and what the engine found in them, in DuckDB.
 
-One module per concern: `errors`, `models` (the generic tables), `analytics_tables`, `campaigns`,
-`refusals` (STORE-*), `mapper` (judgement -> rows), `interface` (the `EventStore` contract) and
-`duckdb` (the adapter). This package re-exports what callers use.
+One module per concern: `errors`, `models` (the generic tables), `analytics_tables` (the tables
+made from the rulesets' projections), `campaigns`, `refusals` (STORE-*), `mapper` (judgement ->
+rows), `judging` (judging a whole log, or an append's events with a game's live judge),
+`interface` (the `EventStore` contract) and `duckdb` (the adapter). This package re-exports what
+callers use.
 
     store = open_store("ledger.duckdb")              # or $LEDGER_DB; created on first use
     outcome = store.ingest_read(read_log(path))      # new | present | extended | rejected
@@ -26,14 +28,22 @@ The contract (`EventStore`; every backend passes tests/test_store_contract.py):
 - **The engine judges on write** (`replay.judge.judge`): each game is stored with its findings, the
   rules' result, the final state (a snapshot) and the ruleset version and data digest it was judged
   with. `recheck` judges every game again with the current engine.
-- **An append judges only the new events**: the store keeps the judge's carry after a game's head
-  (`game_states`: the engine state, the analytics fold, the findings so far), resumes it, and
-  writes the new events' findings and rows; the rows written at a game's end (outcomes, the round
-  in progress) are replaced. With no carry for the head, or one made by another ruleset version
-  or data, the append judges the whole game, as ingest does, and saves the carry.
-- **Analytics rows are part of a judgement**: the orders played, battles, dice, per-round holdings
-  and outcomes of each game (`analytics.extract`, docs/analytics.md) are written with it and
-  replaced when the game is judged again, like its findings.
+- **An append judges only the new events**: a store keeps the judge of each game it appends to
+  live in memory (fed up to the head, concluded without being ended: `Judge.peek`), judges the
+  new events with it and writes their findings and rows; the rows written at a game's end
+  (outcomes, the round in progress) are updated. Such an append reads nothing: its write checks
+  the head (seq, hash and the last judgement's time), and if another writer moved the game on it
+  is judged from the store instead. The judge's carry is kept in `game_states` (the engine state,
+  the analytics fold, the findings so far) at ingest, when an append judged the whole game, every
+  `judging.CARRY_EVERY` events and when the store closes; a store opened afresh (a restart, a
+  crash) resumes it and feeds it the stored events after it. With no usable carry (none, another
+  ruleset version or data) or an event that reveals the dice seed, the append judges the whole
+  game, as ingest does, and saves the carry.
+- **Analytics rows are part of a judgement**: the rows each ruleset's fold makes (Risk Europe's
+  orders played, battles, dice, per-round holdings and outcomes; `analytics.extract`,
+  docs/analytics.md) are written with it and replaced when the game is judged again, like its
+  findings. Their tables are made from the registered rulesets' `projections` when the store
+  opens (a column a ruleset added is added to a stored table), so a new game brings its own.
 - **Rejected input is kept**, never dropped: each refused log and each line that was not stored is
   a row of `rejects` (file, line, seq, rule, message, the line's text when known).
 - **Risk Legacy campaigns are linked on write**: a game whose GameStarted names a campaign is
@@ -72,10 +82,7 @@ only while no process writes). So:
 
 from __future__ import annotations
 
-from ledger.store.analytics_tables import (
-    ANALYTICS_MODELS, ANALYTICS_TABLES, BattleRow, DiceRow, LegacyBattleRow, LegacyGameRow,
-    LegacyOutcomeRow, OrderPlayedRow, OutcomeRow, PlayerRoundRow,
-)
+from ledger.store.analytics_tables import ANALYTICS_TABLES, analytics_projections
 from ledger.store.campaigns import CAMPAIGN_MODELS, CampaignFindingRow, CampaignGameRow, CampaignRow
 from ledger.store.duckdb import DB_ENV, DEFAULT_DB, MODELS, DuckDBStore, open_store
 from ledger.store.errors import (
@@ -85,19 +92,19 @@ from ledger.store.interface import (
     DEFAULT_BATCH_EVENTS, EventStore, Head, IngestOutcome, IntegrityReport, RecheckChange, Reject,
     load_log_from_store, log_text,
 )
-from ledger.store.mapper import event_frame, judge_for_store, read_fingerprint
+from ledger.store.judging import judge_for_store
+from ledger.store.mapper import event_frame, read_fingerprint
 from ledger.store.models import (
     EventRow, FindingRow, GameRow, GameStateRow, PlayerRow, RejectRow, SnapshotRow, TournamentRow,
 )
 from ledger.store.refusals import STORE_RULES
 
 __all__ = [
-    "ANALYTICS_MODELS", "ANALYTICS_TABLES", "BattleRow", "CAMPAIGN_MODELS", "CampaignFindingRow",
-    "CampaignGameRow", "CampaignRow", "ConcurrencyConflict", "DB_ENV", "DEFAULT_BATCH_EVENTS",
-    "DEFAULT_DB", "DiceRow", "DuckDBStore", "EventRow", "EventStore", "FindingRow", "GameNotFound",
-    "GameRow", "GameStateRow", "Head", "IngestOutcome", "IntegrityReport", "InvalidAppend",
-    "LegacyBattleRow", "LegacyGameRow", "LegacyOutcomeRow", "MODELS", "OrderPlayedRow",
-    "OutcomeRow", "PlayerRoundRow", "PlayerRow", "RecheckChange", "Reject", "RejectRow",
-    "STORE_RULES", "SnapshotRow", "StoreBusy", "StoreError", "TournamentRow", "event_frame",
-    "judge_for_store", "load_log_from_store", "log_text", "open_store", "read_fingerprint",
+    "ANALYTICS_TABLES", "CAMPAIGN_MODELS", "CampaignFindingRow", "CampaignGameRow", "CampaignRow",
+    "ConcurrencyConflict", "DB_ENV", "DEFAULT_BATCH_EVENTS", "DEFAULT_DB", "DuckDBStore",
+    "EventRow", "EventStore", "FindingRow", "GameNotFound", "GameRow", "GameStateRow", "Head",
+    "IngestOutcome", "IntegrityReport", "InvalidAppend", "MODELS", "PlayerRow", "RecheckChange",
+    "Reject", "RejectRow", "STORE_RULES", "SnapshotRow", "StoreBusy", "StoreError",
+    "TournamentRow", "analytics_projections", "event_frame", "judge_for_store",
+    "load_log_from_store", "log_text", "open_store", "read_fingerprint",
 ]

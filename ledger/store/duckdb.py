@@ -19,33 +19,27 @@ import polars as pl
 from sqlalchemy import func
 from sqlmodel import Session, SQLModel, create_engine, select
 
-from ledger.store.analytics_tables import ANALYTICS_MODELS, ANALYTICS_TABLES
+from ledger.store import analytics_tables as at
+from ledger.store.analytics_tables import ANALYTICS_TABLES
 from ledger.store.campaigns import CAMPAIGN_MODELS, CampaignLinks, _report_links
 from ledger.store.errors import (ConcurrencyConflict, GameNotFound, InvalidAppend, StoreBusy,
                                  StoreError, _WriteRefused)
 from ledger.store.interface import (DEFAULT_BATCH_EVENTS, EventStore, Head, IngestOutcome,
                                     IntegrityReport, RecheckChange, Reject, log_text)
-from ledger.store.mapper import (_ArrowStream, _Batch, _Carry, _default_extract, _default_judge,
-                                 _judge_rows, _now, _stored_form, event_frame, judge_continued,
-                                 judge_resumable, read_fingerprint)
+from ledger.store.judging import (Advanced, LiveGame, LiveGames, _default_extract, _default_judge,
+                                  _judge_rows, judge_whole, resume_live)
+from ledger.store.mapper import (_ArrowStream, _Batch, _now, carry_row, event_frame,
+                                 read_fingerprint)
 from ledger.store.models import (GENERIC_MODELS, FindingRow, GameRow, RejectRow, SnapshotRow)
-from ledger.store.refusals import (_dropped_lines, _line_text, _refusal, _Refusal, _sealed_onto)
-from replay.logfile import LogRead, format_line, read_log_text
+from ledger.store.refusals import (_dropped_lines, _line_text, _refusal, _Refusal, _sealed_onto,
+                                   _stored_form)
+from replay.logfile import LogRead, RawEvent, format_line, read_log_text
 
 DEFAULT_DB = "ledger.duckdb"
 DB_ENV = "LEDGER_DB"
 
-MODELS = (*GENERIC_MODELS, *ANALYTICS_MODELS)
-# each analytics table's primary key: how a row written at a game's end is found to replace it
-_ANALYTICS_KEYS = {m.__tablename__: [c.name for c in m.__table__.primary_key.columns]
-                   for m in ANALYTICS_MODELS}
+MODELS = GENERIC_MODELS   # the generic tables; the analytics ones come from the rulesets
 
-
-def _carry_row(judged: Any, carry: _Carry) -> tuple:
-    """The game_states row (without its timestamp) that keeps `carry` at the judged game's head."""
-    game = judged.game
-    return (game["game_id"], game["head_seq"], game["ruleset_version"], game["data_digest"],
-            carry.dumps())
 
 _GAME_SCHEMA = {
     "game_id": pl.String, "ruleset": pl.String, "ruleset_version": pl.String,
@@ -58,18 +52,48 @@ _GAME_SCHEMA = {
 }
 _GAME_UPDATE_COLUMNS = [c for c in _GAME_SCHEMA
                         if c not in ("game_id", "ingested_at", "played_on", "tournament_id")]
+_JSON_COLUMNS = ("players", "winners", "result")
+
+
+def _append_game_sql(columns: Sequence[str]) -> str:
+    """An append's games row: its judgement (these columns), if the head is still the one it was
+    judged on and no other judgement was written since (judged_at)."""
+    return ("UPDATE games SET " + ", ".join(f"{c} = ?" + ("::JSON" if c in _JSON_COLUMNS else "")
+                                            for c in columns)
+            + " WHERE game_id = ? AND head_seq = ? AND head_hash = ? AND judged_at = ?")
+
+
+_SAVE_CARRY_SQL = ("INSERT OR REPLACE INTO game_states (game_id, seq, ruleset_version, data_digest, "
+                   "carry, saved_at) SELECT ?, ?, ?, ?, ?, ?")
+_FINDING_COLUMNS = ("game_id", "idx", "line", "seq", "event", "rule", "kind", "applied", "message",
+                    "section")
 _PLAYER_SCHEMA = {"game_id": pl.String, "seat": pl.Int32, "player_id": pl.String, "name": pl.String}
 _FINDING_SCHEMA = {"game_id": pl.String, "idx": pl.Int32, "line": pl.Int32, "seq": pl.Int32,
                    "event": pl.String, "rule": pl.String, "kind": pl.String,
                    "applied": pl.Boolean, "message": pl.String, "section": pl.String}
 _SNAPSHOT_SCHEMA = {"game_id": pl.String, "seq": pl.Int32, "ruleset_version": pl.String,
                     "digest": pl.String, "state": pl.String}
+_CARRY_SCHEMA = {"game_id": pl.String, "seq": pl.Int32, "ruleset_version": pl.String,
+                 "data_digest": pl.String, "carry": pl.Binary, "saved_at": pl.Datetime("us")}
 _REJECT_SCHEMA = {"file": pl.String, "line": pl.Int32, "seq": pl.Int32, "game_id": pl.String,
                   "rule": pl.String, "message": pl.String, "raw": pl.String,
                   "rejected_at": pl.Datetime("us")}
 
 
 _LOOKUP_CHUNK = 64  # logs whose stored heads are looked up together
+
+
+class _StaleHead(_WriteRefused):
+    """An append's games row was not written: the game's head (or judgement) is not the one
+    its events were judged on, another writer moved it."""
+
+    def __init__(self, game_id: str):
+        StoreError.__init__(self, f"game {game_id!r}: the stored head moved while appending")
+
+
+def _append_name(game_id: str, seq: int) -> str:
+    """What an append's findings are said to come from."""
+    return f"{game_id} (append at seq {seq})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,15 +176,11 @@ class DuckDBStore(CampaignLinks, EventStore):
         self._extract = extract_fn or _default_extract
         self._engine = create_engine("duckdb://", poolclass=StaticPool,
                                      creator=lambda: duckdb_engine.ConnectionWrapper(con))
+        self._live = LiveGames()          # games appended to, judged up to their head
+        self._projections = at.analytics_projections()
         if not read_only:
             with self._lock:
-                tables = [m.__table__ for m in (*MODELS, *CAMPAIGN_MODELS)]
-                present = self._one("SELECT count(*) FROM duckdb_tables() WHERE schema_name = "
-                                    "current_schema() AND table_name IN ("
-                                    + ", ".join("?" * len(tables)) + ")",
-                                    [t.name for t in tables])[0]
-                if present != len(tables):
-                    SQLModel.metadata.create_all(self._engine, tables=tables)
+                self._create_tables()
         # Stores made before payload, prev and hash became virtual columns store them: fill them.
         stored = {r[0] for r in con.execute(
             "SELECT column_name FROM information_schema.columns WHERE table_schema = "
@@ -169,13 +189,74 @@ class DuckDBStore(CampaignLinks, EventStore):
         self._event_columns = ((f"* EXCLUDE ({', '.join(excluded)})" if excluded else "*")
                                + (", json_extract(raw, '$.payload') AS payload"
                                   if "payload" in stored else ""))
+        # one appended event's values, in the order of _event_row
+        self._event_values = "(?, ?, ?, ?, ?, ?" + ", ?" * (2 - len(excluded)) + (
+            ", json_extract(?, '$.payload'))" if "payload" in stored else ")")
+        self._event_insert = ('INSERT INTO events (game_id, seq, type, actor, "at", raw'
+                              + "".join(f", {c}" for c in ("prev", "hash") if c in stored)
+                              + (", payload" if "payload" in stored else "") + ") VALUES ")
+        self._event_stores = ("prev" in stored, "payload" in stored)
+
+    def _create_tables(self) -> None:
+        """Create the tables this store lacks: the generic ones (models), and one per analytics
+        projection of the registered rulesets, with the columns a stored one lacks added."""
+        present: dict[str, set[str]] = {}
+        for table, column in self._con.execute(
+                "SELECT table_name, column_name FROM information_schema.columns "
+                "WHERE table_schema = current_schema()").fetchall():
+            present.setdefault(table, set()).add(column)
+        generic = [m.__table__ for m in (*MODELS, *CAMPAIGN_MODELS)]
+        if any(t.name not in present for t in generic):
+            SQLModel.metadata.create_all(self._engine, tables=generic)
+        for p in self._projections.values():
+            for sql in ([at.create_sql(p)] if p.table not in present
+                        else at.add_columns_sql(p, present[p.table])):
+                self._con.execute(sql).fetchall()
+
+    def _projection(self, table: str) -> Any:
+        """The projection of an analytics table (a ruleset registered since the store opened
+        gets its tables now)."""
+        found = self._projections.get(table)
+        if found is None:
+            self._projections = at.analytics_projections()
+            self._create_tables()
+            found = self._projections[table]
+        return found
+
+    def _event_row(self, e: RawEvent) -> list:
+        """An event's values for self._event_insert."""
+        row = [e.game, e.seq, e.type, e.actor, e.at, e.raw]
+        stores_prev_hash, stores_payload = self._event_stores
+        if stores_prev_hash:
+            row += [e.prev, e.hash]
+        if stores_payload:
+            row.append(e.raw)
+        return row
 
     # -- plumbing
 
     def close(self) -> None:
+        """Save the carry of every live game whose stored one is behind, and release the file."""
         with self._lock:
-            self._engine.dispose()
-            self._con.close()
+            try:
+                if not self.read_only:
+                    self._save_live_carries()
+            finally:
+                self._engine.dispose()
+                self._con.close()
+
+    def _save_live_carries(self) -> None:
+        unsaved = self._live.unsaved()
+        if not unsaved:
+            return
+        with self._transaction() as con:
+            for live in unsaved:      # unless another judgement of the game was stored since
+                con.execute(_SAVE_CARRY_SQL + " WHERE EXISTS (SELECT 1 FROM games WHERE "
+                            "game_id = ? AND head_seq = ? AND head_hash = ? AND judged_at = ?)",
+                            [*live.carry_row(), _now(), live.game_id, live.head.seq,
+                             live.head.hash, live.judged_at]).fetchall()
+        for live in unsaved:
+            live.saved_seq = live.head.seq
 
     @contextmanager
     def _transaction(self) -> Iterator[duckdb.DuckDBPyConnection]:
@@ -202,7 +283,8 @@ class DuckDBStore(CampaignLinks, EventStore):
         self._con.register(view, _ArrowStream(frame))
         try:
             self._con.execute(
-                f'INSERT INTO {table} BY NAME SELECT {select_list} FROM "{view}"').fetchall()
+                f'INSERT INTO {at.quoted(table)} BY NAME SELECT {select_list} FROM "{view}"'
+            ).fetchall()
         finally:
             self._con.unregister(view)
 
@@ -328,7 +410,8 @@ class DuckDBStore(CampaignLinks, EventStore):
             if ahead is not None and ahead[0] == read_fingerprint(read):
                 judged = ahead[1]
             else:
-                judged = _judge_rows(_stored_form(read), self._judge, self._extract)
+                judged = _judge_rows(_stored_form(read), self._judge, self._extract,
+                                     carried=True)
             clock["judge"] = clock.get("judge", 0.0) + time.perf_counter() - started
             started = time.perf_counter()
             batch.add_judged(judged, _now(), start if stored is not None else None,
@@ -366,6 +449,7 @@ class DuckDBStore(CampaignLinks, EventStore):
             self._con.execute("COMMIT")
         except (duckdb.ConstraintException, duckdb.TransactionException) as exc:
             raise _WriteRefused(exc) from exc
+        self._live.drop(batch.game_ids)          # judged again: an append resumes the carry
         clock["write"] = clock.get("write", 0.0) + time.perf_counter() - started
         _report_links(batch)
         outcomes.extend(batch.outcomes)
@@ -418,53 +502,42 @@ class DuckDBStore(CampaignLinks, EventStore):
                 con.unregister("_ledger_judged")
         self._insert("findings", pl.DataFrame(batch.findings, schema=_FINDING_SCHEMA,
                                               orient="row"))
-        if batch.snapshots_new:
-            self._write_snapshots(batch.snapshots, new=True)
-        else:
-            self._write_snapshots(batch.snapshots)
+        self._write_snapshots(batch.snapshots)
         self._insert("events", event_frame(batch.events), self._event_columns)
         self._write_rejects(batch.rejects)
         self._write_analytics(batch)
         self._write_campaigns(batch)
-        for row in batch.carries:
-            con.execute("INSERT OR REPLACE INTO game_states (game_id, seq, ruleset_version, "
-                        "data_digest, carry, saved_at) VALUES (?, ?, ?, ?, ?, ?)",
-                        [*row, _now()]).fetchall()
+        if batch.carries:
+            stamp = _now()
+            frame = pl.DataFrame([(*row, stamp) for row in batch.carries], schema=_CARRY_SCHEMA,
+                                 orient="row")
+            self._con.register("_ledger_carries", _ArrowStream(frame))
+            try:
+                con.execute("INSERT OR REPLACE INTO game_states BY NAME "
+                            "SELECT * FROM _ledger_carries").fetchall()
+            finally:
+                self._con.unregister("_ledger_carries")
 
     def _write_analytics(self, batch: _Batch) -> None:
-        """Replace the analytics rows of every game judged in the batch (a new game has none)."""
-        from analytics.extract import rows_frame
-
+        """Replace the analytics rows of every game judged in the batch (a new game has none),
+        each table's rows in its projection's columns."""
         if batch.rejudged:
             ids = pl.DataFrame({"game_id": batch.rejudged}, schema={"game_id": pl.String})
             self._con.register("_ledger_rejudged", _ArrowStream(ids))
             try:
-                for table in ANALYTICS_TABLES:
-                    self._con.execute(f"DELETE FROM {table} WHERE game_id IN "
+                for table in self._projections:
+                    self._con.execute(f"DELETE FROM {at.quoted(table)} WHERE game_id IN "
                                       f"(SELECT game_id FROM _ledger_rejudged)").fetchall()
             finally:
                 self._con.unregister("_ledger_rejudged")
-        for table, rows in batch.retract.items():
-            keys = _ANALYTICS_KEYS[table]
-            self._con.register("_ledger_retract", _ArrowStream(rows_frame(table, rows)))
-            try:
-                self._con.execute(f"DELETE FROM {table} WHERE EXISTS (SELECT 1 FROM "
-                                  f"_ledger_retract AS r WHERE "
-                                  + " AND ".join(f"{table}.{k} = r.{k}" for k in keys)
-                                  + ")").fetchall()
-            finally:
-                self._con.unregister("_ledger_retract")
         for table, rows in batch.analytics.items():
-            self._insert(table, rows_frame(table, rows))
+            self._insert(table, at.rows_frame(self._projection(table), rows))
 
-    def _write_snapshots(self, snapshots: list[tuple], new: bool = False) -> None:
-        """Write snapshots, replacing those at the same seqs (`new`: there are none)."""
+    def _write_snapshots(self, snapshots: list[tuple]) -> None:
+        """Write snapshots, replacing those at the same seqs."""
         if not snapshots:
             return
         frame = pl.DataFrame(snapshots, schema=_SNAPSHOT_SCHEMA, orient="row")
-        if new:
-            self._insert("snapshots", frame, "* REPLACE (state::JSON AS state)")
-            return
         self._con.register("_ledger_snapshots", _ArrowStream(frame))
         try:
             self._con.execute("DELETE FROM snapshots WHERE (game_id, seq) IN "
@@ -501,87 +574,194 @@ class DuckDBStore(CampaignLinks, EventStore):
         if not envelopes:
             raise InvalidAppend(f"game {game_id!r}: nothing to append")
         try:
-            return self._append(game_id, expected_seq, envelopes)
+            with self._lock:
+                return self._append(game_id, expected_seq, envelopes)
         except _WriteRefused as exc:  # another writer stored these seqs first
             head = self.head(game_id)
             raise ConcurrencyConflict(game_id, expected_seq,
                                       head.next_seq if head else 0) from exc
 
     def _append(self, game_id: str, expected_seq: int, envelopes: Sequence[dict]) -> Head:
+        """An append judges only its events with the game's live judge when this store has one
+        at the expected seq (no read: the write checks the head); else it reads the head, and
+        resumes the game from its carry or judges it whole (`_append_from_store`)."""
+        live = self._live.take(game_id) if self._judges_by_default() else None
+        if live is not None and live.count == expected_seq:
+            try:
+                new = _sealed_onto(game_id, expected_seq, live.head.hash, envelopes)
+            except InvalidAppend:
+                new = None            # said after the head is checked, by the path below
+            events = self._read_after(live.head, new) if new is not None else None
+            if events is not None and live.can_continue(events):
+                advanced = live.advance(events, _append_name(game_id, expected_seq))
+                try:
+                    with self._transaction():
+                        self._write_advanced(live, advanced, expected_seq)
+                except _StaleHead:    # another writer moved the game on: judge from the store
+                    live = None
+                else:
+                    self._live.put(live)
+                    return Head(game_id, live.head.seq, live.head.hash)
+        if live is not None:
+            self._live.put(live)
+        return self._append_from_store(game_id, expected_seq, envelopes)
+
+    def _append_from_store(self, game_id: str, expected_seq: int,
+                           envelopes: Sequence[dict]) -> Head:
+        kept: LiveGame | None = None
         with self._transaction():
-            stored = self._stored_head(game_id)
-            count, head_hash = stored if stored is not None else (0, None)
+            stored = self._one("SELECT event_count, head_hash, judged_at FROM games "
+                               "WHERE game_id = ?", [game_id])
+            count, head_hash, judged_at = stored if stored is not None else (0, None, None)
             if expected_seq != count:
                 if 0 <= expected_seq < count and self._is_resent(game_id, expected_seq, envelopes):
                     return Head(game_id, count - 1, head_hash)
                 raise ConcurrencyConflict(game_id, expected_seq, count)
             new = _sealed_onto(game_id, expected_seq, head_hash, envelopes)
-            name = f"{game_id} (append at seq {expected_seq})"
-            if count and self._judges_by_default() and \
-                    self._append_continued(game_id, count, new, name):
-                return Head(game_id, new[-1]["seq"], new[-1]["hash"])
-            lines = self.events(game_id) if count else []
-            read = read_log_text(log_text(lines + [format_line(e) for e in new]), name)
-            refusal = _refusal(read)
-            dropped = _dropped_lines(read)
-            if refusal is not None or dropped or len(read.events) != count + len(new):
-                why = [refusal.message] if refusal else []
-                why += [p.message for p in dropped]
-                raise InvalidAppend(f"game {game_id!r}: the envelopes cannot be appended: "
-                                    + ("; ".join(why) or "they are not all log events"))
-            batch = _Batch()
-            if self._judges_by_default():
-                judged, carry = judge_resumable(_stored_form(read))
-                if carry is not None:
-                    batch.carries.append(_carry_row(judged, carry))
-            else:
-                judged = _judge_rows(_stored_form(read), self._judge, self._extract)
-            judged.game["source"] = f"append at seq {expected_seq}"
-            batch.add_judged(judged, _now(), count if stored is not None else None,
-                             read.events[count:])
-            self._write_rows(batch)
-            last = read.events[-1]
-            return Head(game_id, last.seq, last.hash)
+            name = _append_name(game_id, expected_seq)
+            if count and self._judges_by_default():
+                live = self._live.take(game_id)
+                if live is None or (live.count, live.head.hash, live.judged_at) != \
+                        (count, head_hash, judged_at):
+                    live = self._live_from_store(game_id, count, head_hash)
+                events = self._read_after(live.head, new) if live is not None else None
+                if events is not None and live.can_continue(events):
+                    live.judged_at = judged_at
+                    self._write_advanced(live, live.advance(events, name), expected_seq)
+                    kept = live
+            if kept is None:
+                kept = self._append_whole(game_id, count, stored is not None, new, name)
+        if kept is not None:
+            self._live.put(kept)
+        return Head(game_id, new[-1]["seq"], new[-1]["hash"])
+
+    def _append_whole(self, game_id: str, count: int, is_stored: bool, new: list[dict],
+                      name: str) -> LiveGame | None:
+        """Append `new` judging the whole game, in the open transaction; the game live at its
+        new head (its carry saved), None with a judge of the caller's or a start that cannot be
+        judged."""
+        lines = self.events(game_id) if count else []
+        read = read_log_text(log_text(lines + [format_line(e) for e in new]), name)
+        refusal = _refusal(read)
+        dropped = _dropped_lines(read)
+        if refusal is not None or dropped or len(read.events) != count + len(new):
+            why = [refusal.message] if refusal else []
+            why += [p.message for p in dropped]
+            raise InvalidAppend(f"game {game_id!r}: the envelopes cannot be appended: "
+                                + ("; ".join(why) or "they are not all log events"))
+        live = None
+        if self._judges_by_default():
+            judged, live = judge_whole(_stored_form(read))
+            if live is not None:
+                judged.carry = live.judge.carry()
+        else:
+            judged = _judge_rows(_stored_form(read), self._judge, self._extract)
+        judged.game["source"] = f"append at seq {count}"
+        stamp = _now()
+        batch = _Batch()
+        batch.add_judged(judged, stamp, count if is_stored else None, read.events[count:])
+        self._write_rows(batch)
+        if live is not None:
+            live.saved_seq, live.judged_at = live.head.seq, stamp
+            live.game_row = dict(judged.game, updated_at=stamp, judged_at=stamp)
+        return live
 
     def _judges_by_default(self) -> bool:
         return self._judge is _default_judge and self._extract is _default_extract
 
-    def _append_continued(self, game_id: str, count: int, new: list[dict], name: str) -> bool:
-        """Append `new` (sealed onto the head) judging only them, from the carry kept at the
-        head, in the open transaction; False (nothing written) when there is no usable carry or
-        the new lines need the whole log read (then the caller judges the whole game)."""
+    def _read_after(self, head: RawEvent, new: list[dict]) -> list[RawEvent] | None:
+        """The new envelopes read as lines after the head, as the reader reads them in the whole
+        log (lines numbered seq + 1); None when they need the whole log read."""
+        read = read_log_text(log_text([head.raw, *(format_line(e) for e in new)]), head.game)
+        if len(read.events) != 1 + len(new) or any(p.line != 1 for p in read.problems):
+            return None
+        return [replace(e, line=e.seq + 1) for e in read.events[1:]]
+
+    def _live_from_store(self, game_id: str, count: int, head_hash: str) -> LiveGame | None:
+        """The game live at its stored head, resumed from its carry and the stored events after
+        it, in the open transaction; None without a usable carry."""
         kept = self._one(
             "SELECT s.seq, s.carry FROM game_states s JOIN games g USING (game_id) WHERE "
             "game_id = ? AND s.ruleset_version IS NOT DISTINCT FROM g.ruleset_version AND "
             "s.data_digest IS NOT DISTINCT FROM g.data_digest", [game_id])
-        if kept is None or kept[0] != count - 1:
-            return False
-        first, head = (r[0] for r in self._con.execute(
-            "SELECT raw FROM events WHERE game_id = ? AND seq IN (0, ?) ORDER BY seq",
-            [game_id, count - 1]).fetchall()) if count > 1 else (self.events(game_id) * 2)
-        # the new lines read after the head, as the reader reads them in the whole log
-        read = read_log_text(log_text([head, *(format_line(e) for e in new)]), name)
-        if len(read.events) != 1 + len(new) or any(p.line != 1 for p in read.problems):
-            return False
-        events = [replace(e, line=e.seq + 1) for e in read.events[1:]]
-        start = read_log_text(log_text([first]), name).events[0]
-        done = judge_continued(kept[1], start, events, count + len(new), name)
-        if done is None:
-            return False
-        judged, carry, retract = done
-        judged.game["source"] = f"append at seq {count}"
+        if kept is None or not 0 <= kept[0] < count:
+            return None
+        saved_seq, blob = kept
+        lines = [r[0] for r in self._con.execute(
+            "SELECT raw FROM events WHERE game_id = ? AND (seq = 0 OR seq >= ?) ORDER BY seq",
+            [game_id, saved_seq]).fetchall()]
+        # the carry's event and those after it, read as the reader reads them in the whole log
+        after = lines[1:] if saved_seq else lines
+        read = read_log_text(log_text(after), game_id)
+        if len(read.events) != len(after) or any(p.line != 1 for p in read.problems) \
+                or read.events[-1].hash != head_hash:
+            return None
+        first = read_log_text(log_text(lines[:1]), game_id).events[0]
+        at, *since = (replace(e, line=e.seq + 1) for e in read.events)
+        return resume_live(blob, first, at, since)
+
+    def _write_advanced(self, live: LiveGame, advanced: Advanced, expected_seq: int) -> None:
+        """Write what an append's events made, in the open transaction, in as few statements as
+        the rows allow: the games row first, if its head is still the one judged on (else
+        _StaleHead), then the events, new findings, the snapshot, the analytics rows that
+        changed, the campaign, and the carry when it is CARRY_EVERY events behind."""
+        con = self._con
+        judged = advanced.judged
+        game = judged.game
+        game["source"] = f"append at seq {expected_seq}"
         stamp = _now()
-        batch = _Batch(events=events, findings=judged.findings, retract=retract,
-                       analytics={t: rows for t, rows in judged.analytics.items() if rows},
-                       relink=[game_id] if judged.campaign is not None else [],
-                       carries=[_carry_row(judged, carry)], snapshots_new=True)
-        batch.games_updated.append(dict(judged.game, updated_at=stamp, judged_at=stamp,
-                                        expected_head_seq=count - 1))
+        events = advanced.events
+        row = dict(game, updated_at=stamp, judged_at=stamp)
+        before = live.game_row or {}                  # the columns an append changes, only
+        columns = [c for c in _GAME_UPDATE_COLUMNS if c not in before or row[c] != before[c]]
+        changed = con.execute(_append_game_sql(columns), [
+            *(row[c] for c in columns),
+            game["game_id"], expected_seq - 1, events[0].prev, live.judged_at]).fetchall()[0][0]
+        if changed != 1:
+            raise _StaleHead(game["game_id"])
+        live.game_row = row
+        con.execute(self._event_insert + ", ".join([self._event_values] * len(events)),
+                    [v for e in events for v in self._event_row(e)]).fetchall()
+        if judged.findings:
+            con.execute(f"INSERT INTO findings ({', '.join(_FINDING_COLUMNS)}) VALUES "
+                        + ", ".join(["(" + ", ".join("?" * len(_FINDING_COLUMNS)) + ")"]
+                                    * len(judged.findings)),
+                        [v for f in judged.findings for v in f]).fetchall()
         if judged.snapshot is not None:
-            batch.snapshots.append(judged.snapshot)
-        batch.add_campaign(judged)
-        self._write_rows(batch)
-        return True
+            con.execute("INSERT INTO snapshots (game_id, seq, ruleset_version, digest, state) "
+                        "VALUES (?, ?, ?, ?, ?::JSON)", list(judged.snapshot)).fetchall()
+        self._write_changed_analytics(advanced.retract, judged.analytics)
+        if judged.campaign is not None:
+            batch = _Batch(relink=[game["game_id"]])
+            batch.add_campaign(judged)
+            self._write_campaigns(batch)
+        if live.needs_saving:
+            con.execute(_SAVE_CARRY_SQL, [*live.carry_row(), stamp]).fetchall()
+            live.saved_seq = live.head.seq
+        live.judged_at = stamp
+
+    def _write_changed_analytics(self, retract: dict[str, list[tuple]],
+                                 rows: dict[str, list[tuple]]) -> None:
+        """Delete `retract` and insert `rows`, in the open transaction: a row whose key a
+        retracted row had updates it (an unfinished battle that ends, a player's outcome so far);
+        one statement per table and kind (DuckDB's INSERT OR REPLACE costs several of them)."""
+        con = self._con
+        for table in sorted(retract.keys() | rows.keys()):
+            p = self._projection(table)
+            old = {at.key_of(p, r): r for r in retract.get(table, ())}
+            fresh = rows.get(table, [])
+            updated = [r for r in fresh if p.key and at.key_of(p, r) in old]
+            inserted = [r for r in fresh if not (p.key and at.key_of(p, r) in old)]
+            kept = {at.key_of(p, r) for r in updated}
+            gone = [k for k in old if k not in kept]
+            if gone:
+                con.execute(at.delete_sql(p, len(gone)), [v for k in gone for v in k]).fetchall()
+            update = at.update_sql(p, updated) if updated else None
+            if update is not None:
+                con.execute(*update).fetchall()
+            if inserted:
+                con.execute(at.insert_sql(p, len(inserted)),
+                            [v for r in inserted for v in r]).fetchall()
 
     def _is_resent(self, game_id: str, at: int, envelopes: Sequence[dict]) -> bool:
         """Do `envelopes`, sealed at seq `at`, repeat exactly the events stored there?"""
@@ -651,6 +831,7 @@ class DuckDBStore(CampaignLinks, EventStore):
         self._writable()
         seen: list[tuple] = []
         with self._lock:
+            self._live.drop()                    # every game is judged again
             said_before = self._campaign_said()
             games = self._con.execute(
                 "SELECT game_id, event_count FROM games ORDER BY game_id").fetchall()
@@ -688,7 +869,7 @@ class DuckDBStore(CampaignLinks, EventStore):
                     "SELECT line, seq, event, rule, kind, applied, message, section FROM findings "
                     "WHERE game_id = ? ORDER BY idx", [game_id]).fetchall()
                 read = read_log_text(log_text(self.events(game_id)), before[3] or game_id)
-                judged = _judge_rows(read, self._judge, self._extract)
+                judged = _judge_rows(read, self._judge, self._extract, carried=True)
                 judged.game["source"] = before[3]
                 new_findings = [tuple(f[2:]) for f in judged.findings]
                 old_result = json.loads(before[2]) if before[2] else None
@@ -704,6 +885,8 @@ class DuckDBStore(CampaignLinks, EventStore):
                 batch.judged.append(game_id)
                 if judged.snapshot is not None:
                     batch.snapshots.append(judged.snapshot)
+                if judged.carry is not None:
+                    batch.carries.append(carry_row(judged))
                 batch.add_analytics(judged, rejudged=True)
                 batch.add_campaign(judged)
                 seen.append((

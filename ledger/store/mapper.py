@@ -4,15 +4,13 @@ a campaign game), and the batch of rows one transaction writes."""
 from __future__ import annotations
 
 import json
-import pickle
 from dataclasses import dataclass, field
 from datetime import date, datetime, timezone
-from typing import Any, Callable, Sequence
+from typing import Any, Sequence
 
 import polars as pl
 
 from ledger.store.interface import IngestOutcome, Reject
-from ledger.store.refusals import _refusal, _stored_form
 from replay.logfile import LogRead, RawEvent
 from engine.core.ruleset import get_ruleset, ruleset_names
 
@@ -67,124 +65,14 @@ class _Judged:
     snapshot: tuple | None
     analytics: dict[str, list[tuple]] = field(default_factory=dict)  # table -> rows
     campaign: dict[str, Any] | None = None     # its campaign_games row (a Risk Legacy campaign game)
+    carry: bytes | None = None                 # the judge at the head (Judge.carry), when kept
 
 
-def _judge_rows(read: LogRead, judge_fn: Callable[[LogRead], Any],
-                extract_fn: Callable[[LogRead], Any] | None = None) -> _Judged:
-    """Judge a log in its stored form and map the judgement to rows (without the timestamps);
-    with `extract_fn`, also the game's analytics rows (analytics.extract)."""
-    if judge_fn is _default_judge and extract_fn is _default_extract:
-        return judge_resumable(read, carried=False)[0]
-    judged = _judgement_rows(read, judge_fn(read))
-    if extract_fn is not None:
-        judged.analytics = extract_fn(read).tables
-    return judged
-
-
-@dataclass
-class _Carry:
-    """What the store keeps to continue a game after its head (table game_states): the judge
-    before its conclusion (`Judge.carry`) and the analytics rows its conclusion wrote (replaced
-    when the game goes on)."""
-
-    judge: bytes
-    concluded_rows: dict[str, list[tuple]]
-
-    def dumps(self) -> bytes:
-        return pickle.dumps((self.judge, self.concluded_rows), protocol=pickle.HIGHEST_PROTOCOL)
-
-    @classmethod
-    def loads(cls, blob: bytes) -> "_Carry":
-        return cls(*pickle.loads(blob))
-
-
-def _tables_taken(tables: dict[str, list[tuple]]) -> dict[str, list[tuple]]:
-    """The rows in `tables`, taken out (the lists are emptied, the fold keeps appending to them)."""
-    taken = {t: list(rows) for t, rows in tables.items() if rows}
-    for rows in tables.values():
-        rows.clear()
-    return taken
-
-
-def _judge_on(judge_: Any, events: Sequence[RawEvent], carried: bool = True
-              ) -> tuple[Any, "_Carry", dict]:
-    """Feed `events` to a started judge, carry it (unless not `carried`), conclude: (Judgement,
-    carry, the rows the events settled); the rows the conclusion wrote are in the carry."""
-    tables = judge_.observer.t if judge_.observer is not None else {}
-    for raw in events:
-        judge_.feed(raw)
-    settled = _tables_taken(tables)
-    blob = judge_.carry() if carried else b""
-    judge_.conclude()
-    j = judge_.finish()
-    return j, _Carry(blob, _tables_taken(tables)), settled
-
-
-def judge_resumable(read: LogRead, carried: bool = True) -> tuple[_Judged, "_Carry | None"]:
-    """What the default judge makes of a stored-form log, as rows (analytics included, from one
-    fold), and the carry to continue it (None when its start cannot be judged or not `carried`)."""
-    from analytics.extract import fold_for
-    from replay.judge import Judge
-
-    events = read.events
-    fold = fold_for(read)
-    judge_ = Judge(keep_steps=False, observer=fold)
-    j = judge_.start(read)
-    if not judge_.started:
-        return _judgement_rows(read, j), None
-    j, carry, settled = _judge_on(judge_, events[1:], carried)
-    judged = _judgement_rows(read, j)
-    judged.analytics = _merged(settled, carry.concluded_rows)
-    return judged, carry if carried else None
-
-
-def _merged(*parts: dict[str, list[tuple]]) -> dict[str, list[tuple]]:
-    out: dict[str, list[tuple]] = {}
-    for part in parts:
-        for table, rows in part.items():
-            out.setdefault(table, []).extend(rows)
-    return out
-
-
-def judge_continued(blob: bytes, first: RawEvent, new: Sequence[RawEvent], event_count: int,
-                    name: str) -> tuple[_Judged, "_Carry", dict[str, list[tuple]]] | None:
-    """Judge only `new` (the events after a game's head) from the carry kept at the head: (the
-    rows to write, the new carry, the analytics rows to delete first); None when the carry cannot
-    be used (another ruleset version or data, or an event the whole game must be judged again
-    for: a revealed seed changes the dice from the start)."""
-    from replay.judge import Judge
-
-    try:
-        carry = _Carry.loads(blob)
-        judge_ = Judge.resume(carry.judge)
-    except Exception:               # a carry an older engine pickled: judge the whole game
-        return None
-    rs, j = judge_.rs, judge_.j
-    if (j.ruleset_version, j.data_digest) != (rs.version, rs.data_digest(judge_.data)) \
-            or any(e.type == rs.seed_event for e in new):
-        return None
-    before = len(j.findings)
-    j.file, j.events, j.head = name, event_count, new[-1].hash
-    j, fresh, settled = _judge_on(judge_, new)
-    old = carry.concluded_rows
-    retract = {t: [r for r in rows if r not in fresh.concluded_rows.get(t, ())]
-               for t, rows in old.items()}
-    added = {t: [r for r in rows if r not in old.get(t, ())]
-             for t, rows in fresh.concluded_rows.items()}
-    read = LogRead(name, [first, *new], [], True, True, new[-1].hash)
-    judged = _judgement_rows(read, j, event_count=event_count, findings_from=before)
-    judged.analytics = _merged(settled, added)
-    return judged, fresh, {t: rows for t, rows in retract.items() if rows}
-
-
-def judge_for_store(read: LogRead) -> tuple[tuple[int, str | None], _Judged] | None:
-    """What the store's default judge makes of a log, computed where the caller likes (a worker
-    process, ahead of the write): (the read's fingerprint, its judged rows); None for a log the
-    store refuses whole. Pass it to `ingest_reads(prejudged=...)`; the store uses it only for a
-    read with the same fingerprint (event count and last hash), else it judges the read itself."""
-    if _refusal(read) is not None:
-        return None
-    return read_fingerprint(read), _judge_rows(_stored_form(read), _default_judge, _default_extract)
+def carry_row(judged: _Judged) -> tuple:
+    """The game_states row (without its timestamp) keeping the judged game's carry at its head."""
+    game = judged.game
+    return (game["game_id"], game["head_seq"], game["ruleset_version"], game["data_digest"],
+            judged.carry)
 
 
 def read_fingerprint(read: LogRead) -> tuple[int, str | None]:
@@ -282,10 +170,8 @@ class _Batch:
     game_ids: set[str] = field(default_factory=set)
     analytics: dict[str, list[tuple]] = field(default_factory=dict)   # table -> rows
     rejudged: list[str] = field(default_factory=list)  # stored games whose analytics are replaced
-    retract: dict[str, list[tuple]] = field(default_factory=dict)  # table -> rows to delete first
     relink: list[str] = field(default_factory=list)    # stored games whose campaign is linked again
     carries: list[tuple] = field(default_factory=list)  # game_states rows
-    snapshots_new: bool = False                        # no snapshot is stored at their seqs
     tournament: str | None = None                      # new games are filed under this tournament
     campaign_rows: list[dict] = field(default_factory=list)   # campaign_games rows, unlinked
     links: dict[str, dict] = field(default_factory=dict)      # game -> its link, once linked
@@ -309,6 +195,8 @@ class _Batch:
             self.snapshots.append(judged.snapshot)
         self.add_analytics(judged, rejudged=expected is not None)
         self.add_campaign(judged)
+        if judged.carry is not None:
+            self.carries.append(carry_row(judged))
         self.game_ids.add(row["game_id"])
 
     def add_campaign(self, judged: _Judged) -> None:
@@ -321,16 +209,3 @@ class _Batch:
             self.relink.append(judged.game["game_id"])
         for table, rows in judged.analytics.items():
             self.analytics.setdefault(table, []).extend(rows)
-
-
-
-def _default_judge(read: LogRead) -> Any:
-    from replay.judge import judge
-    return judge(read)
-
-
-def _default_extract(read: LogRead) -> Any:
-    from analytics.extract import extract_rows
-    return extract_rows(read)
-
-

@@ -12,6 +12,7 @@ from pydantic import BaseModel, ConfigDict
 
 from engine.core.canonical import canonical_json, sha256_hex
 from engine.core.events import Event
+from engine.core.projection import Projection
 from engine.core.rules import Rule, RuleBook, Verdicts
 from engine.core.ruleset import GameResult, Ruleset
 
@@ -105,10 +106,35 @@ def snapshot(s: State) -> dict:
     return {"seats": list(s.seats), "pile": s.pile, "to_move": s.to_move, "winner": s.winner}
 
 
+# Its analytics: one row per take, and one per game (written at the log's end, so replaced as a
+# live game goes on). The store makes their tables from these declarations alone.
+PROJECTIONS = (
+    Projection("nim_takes", {"game_id": "str", "seq": "int", "player": "str", "taken": "int",
+                             "left": "int"}, key=("game_id", "seq"), doc="one row per take"),
+    Projection("nim_games", {"game_id": "str", "winner": "str", "takes": "int"},
+               key=("game_id",), doc="one row per game: the winner so far, takes made"),
+)
+
+
+class Fold:
+    """The rows of PROJECTIONS, read off each applied take."""
+
+    def __init__(self, rows):
+        self.t, self.game = rows.tables, rows.game_id
+
+    def observe(self, before: State, after: State, seq: int, type_: str, payload) -> None:
+        if type_ == "StonesTaken":
+            who = after.seats[(after.to_move - 1) % len(after.seats)]
+            self.t["nim_takes"].append((self.game, seq, who, before.pile - after.pile, after.pile))
+
+    def finish(self, final: State) -> None:
+        self.t["nim_games"].append((self.game, final.winner, final.taken))
+
+
 RULESET = Ruleset(
     name=NAME, version="0.0.1", title="Nim (a test ruleset)", start_event="GameStarted",
     payload_models=PAYLOADS, rules=RULES, load_data=lambda **_: None, default_data=lambda: None,
     data_digest=lambda _: "none", check_start=check_start, initial_state=initial_state, step=step,
     conclude=lambda s: s, result=result, digest=lambda s: sha256_hex(canonical_json(snapshot(s))),
-    snapshot=snapshot,
+    snapshot=snapshot, projections=PROJECTIONS, fold=lambda rows, data: Fold(rows),
 )
