@@ -20,7 +20,6 @@ from sqlalchemy import func
 from sqlmodel import Session, SQLModel, create_engine, select
 
 from ledger.store import analytics_tables as at
-from ledger.store.analytics_tables import ANALYTICS_TABLES
 from ledger.store.campaigns import CAMPAIGN_MODELS, CampaignLinks, _report_links
 from ledger.store.errors import (ConcurrencyConflict, GameNotFound, InvalidAppend, StoreBusy,
                                  StoreError, _WriteRefused)
@@ -947,9 +946,9 @@ class DuckDBStore(CampaignLinks, EventStore):
                     GROUP BY g.game_id, g.players
                     HAVING json_array_length(g.players) != count(p.seat)""").fetchall():
                 problems.append(f"game {gid!r}: {listed} players listed, {seated} seated")
-            for table in ANALYTICS_TABLES:
+            for table in self._projections:      # every registered ruleset's, even one added late
                 for gid, n in con.execute(
-                        f"SELECT game_id, count(*) FROM {table} WHERE game_id NOT IN "
+                        f"SELECT game_id, count(*) FROM {at.quoted(table)} WHERE game_id NOT IN "
                         f"(SELECT game_id FROM games) GROUP BY game_id ORDER BY game_id").fetchall():
                     problems.append(f"game {gid!r}: {n} rows in {table} with no row in the "
                                     f"games table")
