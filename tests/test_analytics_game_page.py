@@ -11,7 +11,7 @@ import pytest
 
 from analytics.extract import extract_rows
 from analytics.game_page import page_game, player_colours, render_game_page
-from analytics.page import GEO_TOPOJSON
+from analytics.page import BASE_MAPS
 from engine.core.page import round_ends
 from engine.risk_europe.board import default_data
 from engine.risk_europe.page import board_frames, territory_coords
@@ -69,7 +69,8 @@ def test_render_the_page_of_game42(j42, tmp_path):
     assert "Game game42: blue wins (crowns) in round 7" in page
     assert re.findall(r'<div id="([a-z-]+)" class="plotly-graph-div', page) == [
         "board-map", "crown-race", "coins", "army", "territories"]
-    assert f'window.PlotlyGeoAssets.topojson["{GEO_TOPOJSON}"]' in page   # the map, offline
+    # the map, offline: the world's base map, whose land has North Africa and Anatolia (#16)
+    assert f'window.PlotlyGeoAssets.topojson["{BASE_MAPS["world"]}"]' in page
     assert page.index("PlotlyGeoAssets.topojson[") < page.index("window.Plotly = Plotly")
     assert "<script src=" not in page
     assert "The crown race (7 rounds; 7 crowns win)" in page
