@@ -6,9 +6,10 @@ for any ruleset. The ruleset's `page` hook says what to draw, as plain data
     render_game_page(j, "game.html")                    # one self-contained HTML page
 
 A ruleset with a map (`PageSpec.map`) gets its board on a map with a slider over the turns:
-places at their positions, coloured by holder and sized by their count, the shapes and rings the
-ruleset chose, the lines and labels of its board; the base map and plotly.js are embedded, so the
-page works offline. A ruleset without one gets the board after each turn as text (its frames'
+places at their positions, named, coloured by holder, sized by their count with the count
+written on them, the shapes and rings the ruleset chose, their badges beside them (a city, an
+HQ), the lines and captions of its board, the places it could not place named under it; the
+base map and plotly.js are embedded, so the page works offline. A ruleset without one gets the board after each turn as text (its frames'
 lines). Its charts by round follow. A ruleset with no `page` hook gets the board after each
 event as `board_lines` prints it.
 
@@ -32,7 +33,7 @@ from analytics.charts import chart
 from analytics.page import (
     WIDE_CHART_WIDTH, Chart, chart_html, geo_assets_script, html_page, write_page,
 )
-from engine.core.page import BoardMap, Frame, Mark, PageGame, PageSpec, PageStep
+from engine.core.page import BoardMap, Frame, MapArea, Mark, PageGame, PageSpec, PageStep
 from engine.core.ruleset import Ruleset, get_ruleset, ruleset_names
 from replay.judge import Judgement
 
@@ -46,7 +47,7 @@ MAP_HEIGHT = 820
 BY_ROUND = "By round"
 # a game's page on a narrow screen: a chart scrolls sideways inside its box, the page does not;
 # the board in words wraps
-PAGE_STYLE = """<style>
+PAGE_STYLE = """<meta name="viewport" content="width=device-width, initial-scale=1"><style>
 .chart { max-width: 100%; overflow-x: auto; }
 @media (max-width: 720px) { body { margin: 12px; } .grid { grid-template-columns: 100%; } }
 pre.board { white-space: pre-wrap; overflow-wrap: anywhere; max-width: 80em; }
@@ -54,6 +55,46 @@ ul.board { max-width: 70em; line-height: 1.45; padding-left: 1.2em; }
 ul.board li { margin-bottom: 6px; }
 p.warning { color: #8a4b00; background: #fff4e0; padding: 6px 10px; border-radius: 4px; }
 </style>"""
+# on a screen narrower than a chart (a phone), each chart is drawn again to fit it: the map as a
+# whole, its height from its area's shape, its legend given the rows it needs
+NARROW_SCRIPT = """<script>
+window.addEventListener("load", function () {
+  if (!window.Plotly) return;
+  document.querySelectorAll(".chart .plotly-graph-div").forEach(function (div) {
+    var room = div.closest(".chart").parentElement.clientWidth - 12, layout = div._fullLayout;
+    if (!layout || layout.width <= room) return;
+    // the title goes under the toolbar, which takes most of a narrow chart's top line
+    var change = {width: room, height: layout.height + 24, "margin.t": layout.margin.t + 24,
+                  "title.yref": "container", "title.yanchor": "top"};
+    if (div.id === "board-map") {
+      var columns = Math.max(1, Math.floor((room - 20) / 165));
+      var rows = Math.ceil(%(legend)d / columns);
+      change["margin.t"] = 62 + 19 * rows;
+      change.height = Math.round(room * %(aspect).3f) + change["margin.t"] + 110;
+      change["title.text"] = %(title)s;
+      change["legend.maxheight"] = 19 * rows + 10;      // every entry shown, none scrolled
+      change["legend.entrywidth"] = Math.floor((room - 30) / columns) - 55;   // less the symbol
+      change["legend.font.size"] = 10;
+    }
+    change["title.y"] = 1 - 30 / change.height;
+    div.parentElement.style.width = room + "px";      // plotly's wrapper has the fixed size
+    div.parentElement.style.height = change.height + "px";
+    Plotly.relayout(div, change);
+  });
+});
+</script>"""
+
+
+def map_aspect(area: MapArea) -> float:
+    """The height of the map's area over its width, as its projection draws it (roughly)."""
+    lon = math.radians(area.lon[1] - area.lon[0])
+    if area.projection == "mercator":
+        def y(lat: float) -> float:
+            return math.log(math.tan(math.pi / 4 + math.radians(lat) / 2))
+        return (y(area.lat[1]) - y(area.lat[0])) / lon
+    # a conic map is widest along the parallel nearest the equator
+    widest = math.cos(math.radians(min(abs(area.lat[0]), abs(area.lat[1]))))
+    return math.radians(area.lat[1] - area.lat[0]) / (lon * widest)
 
 
 @dataclass
@@ -85,7 +126,7 @@ def player_colours(players: list[str]) -> dict[str, str]:
 
 # --- the map --------------------------------------------------------------------------------------
 
-# where a badge stands beside its place's mark, by the badge kind's order in the map
+# where a badge stands beside its place's mark: one place per shape (badge_slots)
 BADGE_SLOTS = ("top right", "top left", "middle right", "middle left", "bottom right",
                "bottom left")
 # the badges' shapes as text, so that they stand beside the mark at any zoom (a marker would
@@ -167,7 +208,8 @@ def _marks_traces(marks: tuple[Mark, ...], board: BoardMap,
             textfont={"size": 12, "color": [colours.get(b.player, kind.colour) if b.player
                                             else kind.colour for _, b in worn]},
             # the badge hugs its mark: it stands beside an invisible mark a little smaller
-            marker={"size": [size[i] * 0.45 for i, _ in worn], "opacity": 0}))
+            # (and clear of a small one)
+            marker={"size": [max(size[i] * 0.5, 12) for i, _ in worn], "opacity": 0}))
     return traces
 
 
@@ -320,6 +362,13 @@ def render_game_page(j: Judgement, out_path: str | Path, *, data: Any = None) ->
             if spec.map is not None else None
         head = PAGE_STYLE + (geo_assets_script(spec.map.area.region) if spec.map is not None
                              else "")
+        if board is not None:
+            head += NARROW_SCRIPT % {
+                "legend": sum(1 for t in board.figure.data if t.showlegend is not False),
+                "aspect": map_aspect(spec.map.area),
+                "title": json.dumps(f"The board after each turn ({len(spec.frames)} boards)")}
+        elif charts:
+            head += NARROW_SCRIPT % {"legend": 0, "aspect": 1, "title": '""'}
     except ValueError as exc:
         raise ValueError(f"{j.file}: {exc}") from None
     fragments = chart_html(([board] if board else []) + charts)

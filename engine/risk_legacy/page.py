@@ -39,7 +39,7 @@ RACES = (("red_stars", "The Red Star race ({rounds}; 4 Red Stars win)", "Red Sta
 ROUNDS_AXIS = "end of round (0: factions chosen)"
 # the classic board's world: the Americas on the left, the Pacific cut between Alaska and Kamchatka
 WORLD = MapArea("world", lat=(-44, 76), lon=(-170, 190), centre_lon=10, projection="mercator")
-HQ = BadgeKind("hq", "HQ (its player's colour)", "diamond", "#555555")
+HQ = BadgeKind("hq", "HQ (player's colour)", "diamond", "#555555")
 CITIES = {"minor": BadgeKind("minor city", "minor city", "star", "#9c7a3c"),
           "major": BadgeKind("major city", "major city", "star", "#d4a017"),
           "capital": BadgeKind("capital", "world capital", "star", "#c0392b")}
