@@ -262,13 +262,18 @@ def _map_layers(board: BoardMap, worn: set[str]) -> tuple[list[go.Scattergeo],
 def map_figure(spec: PageSpec, players: list[str], colours: Mapping[str, str]) -> go.Figure:
     """The boards of `spec` on its map, with a slider over the frames (the last one shown
     first); the marks of places the map says it cannot place (`BoardMap.unplaced`) are left
-    off. ValueError when a frame marks a place the map neither places nor names unplaced."""
+    off. ValueError when a frame marks a place the map neither places nor names unplaced, or
+    gives a badge of a kind the map does not have."""
     board = spec.map
     assert board is not None
     unknown = sorted({m.place for f in spec.frames for m in f.marks}
                      - set(board.places) - set(board.unplaced))
     if unknown:
         raise ValueError(f"no map position for {', '.join(unknown)}")
+    kinds = {kind.key for kind in board.badges}
+    strange = sorted({b.kind for f in spec.frames for m in f.marks for b in m.badges} - kinds)
+    if strange:
+        raise ValueError(f"no kind of badge {', '.join(map(repr, strange))} on the map")
     frames = [dataclasses.replace(f, marks=tuple(m for m in f.marks if m.place in board.places))
               for f in spec.frames]
     below, legend = _map_layers(board, {b.kind for f in frames for m in f.marks

@@ -5,6 +5,7 @@ territory a corrected board adds without a position is named on the page, not a 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from importlib import resources
@@ -15,7 +16,9 @@ import pytest
 from analytics.game_page import map_figure, page_game, player_colours, render_game_page, straight
 from engine.core.page import Badge
 from engine.risk_legacy.board import default_data, load_data
-from engine.risk_legacy.page import CITIES, FORTIFICATION, HQ, coords, page, scar_badge
+from engine.risk_legacy.page import (
+    CITIES, FORTIFICATION, HQ, board_map, coords, page, scar_badge,
+)
 from replay.judge import judge
 from replay.logfile import read_log
 
@@ -153,3 +156,22 @@ def test_a_territory_without_a_position_is_named_on_the_page_not_drawn(tmp_path,
     assert report.unplaced == ("atlantis",)
     html = (tmp_path / "g5.html").read_text("utf-8")
     assert "Not on the map (the map has no position for it): Atlantis." in html
+
+
+def test_a_badge_of_a_kind_the_map_does_not_have_is_refused(game5):
+    spec = page(page_game(game5), None)
+    frame = spec.frames[-1]
+    odd = dataclasses.replace(frame.marks[0], badges=(Badge("volcano"),))
+    broken = dataclasses.replace(spec, frames=(dataclasses.replace(
+        frame, marks=(odd, *frame.marks[1:])),))
+    with pytest.raises(ValueError, match="no kind of badge 'volcano' on the map"):
+        map_figure(broken, game5.players, player_colours(game5.players))
+
+
+def test_a_scar_from_a_sealed_pack_gets_a_badge_of_its_own(game5):
+    spec = page(page_game(game5), None)
+    board = spec.map
+    assert [k.key for k in board.badges if k.symbol == "x"] == ["scar bunker",
+                                                                "scar ammo_shortage"]
+    more = board_map(default_data(), ("poison",))
+    assert "scar: poison" in [k.name for k in more.badges]

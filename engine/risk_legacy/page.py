@@ -24,6 +24,7 @@ from engine.core.page import (
     by_round, round_ends, rounds_played, rounds_text,
 )
 from engine.risk_legacy.board import FACTION_NAMES, GameData, default_data
+from engine.risk_legacy.world import FORTIFICATION_BOXES
 
 # what a turn's events did, in a turn's label ("recruits · attacks 3× · takes 2 · draws a card")
 TURN_ACTS = {"RedStarBought": "buys a Red Star", "JoinedWar": "joins the war",
@@ -46,7 +47,6 @@ CITIES = {"minor": BadgeKind("minor city", "minor city", "star", "#9c7a3c"),
 SCAR_COLOURS = {"bunker": "#2e7d32", "ammo_shortage": "#c62828"}
 OTHER_SCAR = "#6a1b9a"
 FORTIFICATION = BadgeKind("fortification", "fortification", "square", "#37474f")
-FORTIFICATION_BOXES = 10
 
 
 def _read_coords() -> dict:
@@ -131,10 +131,11 @@ def scar_badge(scar: str) -> BadgeKind:
                      SCAR_COLOURS.get(scar, OTHER_SCAR))
 
 
-def board_map(data: GameData) -> BoardMap:
+def board_map(data: GameData, scars: tuple[str, ...] = ()) -> BoardMap:
     """Where the territories are, the borders between them (sea-lines dashed), the continents'
-    names and bonuses, and the kinds of badge; a territory the coordinates file does not place
-    is `unplaced` (a corrected board's new territory)."""
+    names and bonuses, and the kinds of badge (with those of `scars`, scars the box does not
+    hold that the game shows); a territory the coordinates file does not place is `unplaced` (a
+    corrected board's new territory)."""
     at = coords()
     places = {t: at["territories"][t] for t in data.territories if t in at["territories"]}
     land, sea = [], []
@@ -145,12 +146,12 @@ def board_map(data: GameData) -> BoardMap:
     captions = tuple(Caption(f"{data.continent_names[c]} +{data.bonuses[c]}",
                              at["continents"][c])
                      for c in data.continents if c in at["continents"])
-    scars = [*data.scar_cards, *(k for k in SCAR_COLOURS if k not in data.scar_cards)]
+    kinds = list(dict.fromkeys([*data.scar_cards, *SCAR_COLOURS, *scars]))
     return BoardMap(
         WORLD, places,
         lines=(Lines("land border", tuple(land), "#8a8a8a", 1),
                Lines("sea-line", tuple(sea), "#3b7dd8", 1.5, dashed=True)),
-        badges=(HQ, *CITIES.values(), *(scar_badge(k) for k in scars), FORTIFICATION),
+        badges=(HQ, *CITIES.values(), *(scar_badge(k) for k in kinds), FORTIFICATION),
         names=dict(data.names), captions=captions,
         caption="territories at approximate positions",
         unplaced=tuple(t for t in data.territories if t not in places))
@@ -178,7 +179,7 @@ def marks(view: Mapping[str, Any], data: GameData) -> tuple[Mark, ...]:
         owner, troops = entry.get("owner"), entry.get("troops", 0)
         lines = [f"{owner} ({_faction(view['players'][owner].get('faction'))}): "
                  f"{_count(troops, 'troop')}"
-                 if owner in view.get("players", {}) else "nobody's"]
+                 if owner in view.get("players", {}) else "held by nobody"]
         badges = []
         if entry.get("hq"):
             hq_player = player_of.get(entry["hq"])
@@ -252,5 +253,8 @@ def page(game: PageGame, data: GameData | None = None) -> PageSpec:
         frames=tuple(Frame(f.label, marks(f.view, data),
                            final_lines(f.view, data) if k == len(frames) - 1 else ())
                      for k, f in enumerate(frames)),
-        rounds=n, charts=charts, map=board_map(data), lead="Risk Legacy",
+        rounds=n, charts=charts, lead="Risk Legacy",
+        map=board_map(data, tuple(sorted({m["scar"] for f in frames
+                                          for m in f.view.get("marks", {}).values()
+                                          if m.get("scar")}))),
         about="Territories are drawn at approximate real-world positions with their troops.")
