@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Install headless Chromium for tests/test_dashboard_browser.py, from Debian's packages
-# (chromium and chromium-driver). Does nothing when a Chromium is already installed. Without a
-# browser that test is skipped, saying why; this script is how CI and a developer get one:
+# Install headless Chromium for the browser tests (tests/test_dashboard_browser.py,
+# tests/test_pages_in_browser.py), from Debian's packages (chromium and chromium-driver). Does
+# nothing when a Chromium is already installed. Without a browser those tests are skipped,
+# saying why; this script is how CI and a developer get one:
 #
 #     bash .ci/install-chromium.sh
 #

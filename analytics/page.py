@@ -27,9 +27,11 @@ WIDE_CHART_WIDTH = 2 * CHART_WIDTH + 36
 
 # The base maps plotly.js draws for a region (its geo `scope`) at 1:110m, by region; plotly would
 # fetch them from the network, so the page hands them to plotly.js first
-# (analytics/data/PROVENANCE.md). A ruleset's map names its region (engine.core.page.MapArea).
-BASE_MAPS = {"europe": "europe_110m"}
-GEO_TOPOJSON = BASE_MAPS["europe"]
+# (analytics/data/PROVENANCE.md). A ruleset's map names its region (engine.core.page.MapArea)
+# and cuts its area from it: the world's, whose land has every continent (the regional maps
+# leave the land beyond their region unfilled).
+BASE_MAPS = {"world": "world_110m"}
+GEO_TOPOJSON = BASE_MAPS["world"]
 
 STYLE = """
 body { font-family: system-ui, -apple-system, "Segoe UI", sans-serif; margin: 24px; color: #222; }
@@ -71,7 +73,7 @@ def chart_html(charts: list[Chart]) -> dict[str, str]:
     return parts
 
 
-def geo_assets_script(region: str = "europe") -> str:
+def geo_assets_script(region: str = "world") -> str:
     """A <script> that gives plotly.js the base map of `region`, so geo charts need no network.
     ValueError for a region there is no base map of here."""
     if region not in BASE_MAPS:

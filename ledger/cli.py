@@ -108,7 +108,7 @@ def replay(
     player: Optional[str] = typer.Option(None, "--player", "-p", help="Only this player's events; a player the game does not have exits 6."),
     as_json: bool = JsonOpt,
     db: Optional[Path] = DbOpt,
-    html: Optional[Path] = typer.Option(None, "--html", help="Also write a picture of the game (HTML): the crown race and the board on a map of Europe, turn by turn."),
+    html: Optional[Path] = typer.Option(None, "--html", help="Also write a picture of the game (HTML): the board on a map, turn by turn, and the race by round."),
     seat: Optional[str] = typer.Option(None, "--as", metavar="SEAT", help="The game as this player saw it at the time (face-down cards, secret bids, hidden missions and Scar cards of the others hidden until revealed); 'spectator' for a spectator."),
     data_files: DataFiles = (),
 ) -> None:
@@ -141,11 +141,14 @@ def replay(
         from engine import get_ruleset
         data = data_for(get_ruleset(j.ruleset), data_files, str(file)) if data_files and j.ruleset else None
         try:
-            render_game_page(j, html, data=data)
+            drawn = render_game_page(j, html, data=data)
         except ValueError as exc:
             err.print(f"ledger: cannot draw {file}: {exc}")
             raise typer.Exit(exitcodes.UNREADABLE)
         err.print(f"wrote {html}")
+        if drawn.unplaced:
+            err.print(f"ledger: warning: the map of {html} leaves out "
+                      f"{', '.join(drawn.unplaced)} (no map position; the page says so)")
     if as_json:
         from replay.narrate import step_matches
         steps = [s for s in j.steps if step_matches(s, round_, turn, player)]

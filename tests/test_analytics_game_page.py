@@ -6,15 +6,19 @@ from __future__ import annotations
 
 import json
 import re
+from importlib import resources
 
 import pytest
+from typer.testing import CliRunner
 
 from analytics.extract import extract_rows
-from analytics.game_page import page_game, player_colours, render_game_page
-from analytics.page import GEO_TOPOJSON
+from analytics.game_page import map_figure, page_game, player_colours, render_game_page
+from analytics.page import BASE_MAPS
 from engine.core.page import round_ends
+from engine.core.ruleset import get_ruleset
 from engine.risk_europe.board import default_data
 from engine.risk_europe.page import board_frames, territory_coords
+from ledger.cli import app
 from replay.logfile import read_log, read_log_text
 from replay.judge import judge
 from tests.test_store_support import GAME42, game, text_of
@@ -69,7 +73,8 @@ def test_render_the_page_of_game42(j42, tmp_path):
     assert "Game game42: blue wins (crowns) in round 7" in page
     assert re.findall(r'<div id="([a-z-]+)" class="plotly-graph-div', page) == [
         "board-map", "crown-race", "coins", "army", "territories"]
-    assert f'window.PlotlyGeoAssets.topojson["{GEO_TOPOJSON}"]' in page   # the map, offline
+    # the map, offline: the world's base map, whose land has North Africa and Anatolia (#16)
+    assert f'window.PlotlyGeoAssets.topojson["{BASE_MAPS["world"]}"]' in page
     assert page.index("PlotlyGeoAssets.topojson[") < page.index("window.Plotly = Plotly")
     assert "<script src=" not in page
     assert "The crown race (7 rounds; 7 crowns win)" in page
@@ -101,3 +106,37 @@ def test_the_coordinates_file_says_where_they_come_from():
     raw = json.loads(resources.files("engine.risk_europe").joinpath("data", "territory_coords.json")
                      .read_text("utf-8"))
     assert "chosen by hand" in raw["provenance"] and "approximate" in raw["provenance"].lower()
+
+
+def test_the_map_writes_each_territorys_units_and_names_every_territory(j42):
+    """#16: the unit counts are on the map, not only on hover, and every territory is named."""
+    spec = get_ruleset("risk-europe").page(page_game(j42), None)
+    fig = map_figure(spec, j42.players, player_colours(j42.players))
+    marks = next(t for t in fig.data if t.name == "territories")
+    names = next(t for t in fig.data if t.name == "names")
+    board = j42.steps[-1].view["board"]
+    units = {t: sum(board.get(t, {}).get("units", {}).values()) for t in default_data().territories}
+    assert list(marks.text) == [str(n) if n else "" for n in units.values()]
+    assert list(names.text) == list(default_data().territories)
+    cities = [t for t in fig.data if t.name in ("city, gold crown", "city, black crown")
+              and t.mode == "markers+text"]
+    assert sum(len(t.lat) for t in cities) == len(default_data().cities) == 15
+    assert any("Paris" in text for t in cities for text in t.text)
+
+
+def test_a_corrected_board_whose_new_territory_has_no_position(tmp_path):
+    """A territory the coordinates file does not place is named on the page and by the command,
+    not a crash; the rest of the map is drawn."""
+    board = json.loads(resources.files("engine.risk_europe").joinpath("data", "board.json")
+                       .read_text("utf-8"))
+    board["territories"].append({"name": "Atlantis", "city": None})
+    board["edges"].append({"a": "Atlantis", "b": "Morocco", "kind": "sea", "sources": 1})
+    (tmp_path / "board.json").write_text(json.dumps(board), "utf-8")
+    out = tmp_path / "g42.html"
+    result = CliRunner().invoke(app, ["replay", str(GAME42), "--board", str(tmp_path / "board.json"),
+                                      "--html", str(out)], env={"COLUMNS": "300"})
+    assert result.exit_code == 0, result.output
+    assert "leaves out Atlantis (no map position" in result.output
+    page = out.read_text("utf-8")
+    assert "Not on the map (the map has no position for it): Atlantis." in page
+    assert '"Saxony"' in page and '"Atlantis"' not in page

@@ -24,6 +24,7 @@ from analytics.dashboard import dashboard_steps, write_dashboard
 from analytics.game_page import page_game, render_game_page
 from analytics.load import Tables
 from engine.core.charts import Bars, ChartSpec, Heading, Note, Points, Table, Threshold
+from engine.core.page import Badge
 from engine.core.report import DashboardPart, Report, Section
 from engine.core.ruleset import get_ruleset, registered
 from replay.judge import judge
@@ -84,20 +85,27 @@ def test_the_page_of_game42_is_plain_data_on_a_map():
     spec = get_ruleset("risk-europe").page(page_game(j), None)
     assert plain_leaves(spec) == []
     assert (len(spec.frames), spec.rounds) == (66, 7)
-    assert spec.map is not None and spec.map.area.region == "europe"
+    # cut from the world's base map, so that North Africa and Anatolia are land (#16)
+    assert spec.map is not None and spec.map.area.region == "world"
     assert len(spec.map.places) == 49 and [len(f.marks) for f in spec.frames] == [49] * 66
+    assert spec.map.unplaced == ()
     assert [c.id for c in spec.charts] == ["crown-race", "coins", "army", "territories"]
     assert spec.charts[0].threshold == Threshold(7, "7 crowns win")
     berlin = next(m for m in spec.frames[0].marks if m.place == "Saxony")
     assert (berlin.owner, berlin.subtitle) == ("blue", "(Berlin)")
+    assert berlin.badges == (Badge("gold city", text="Berlin"),)
 
 
-def test_the_page_of_a_legacy_game_is_plain_data_as_text():
+def test_the_page_of_a_legacy_game_is_plain_data_on_a_map_of_the_world():
     j = judge(read_log(LEGACY_GAME), views=True)
     spec = get_ruleset("risk-legacy").page(page_game(j), None)
     assert plain_leaves(spec) == []
-    assert spec.map is None and spec.lead == "Risk Legacy"
-    assert all(f.lines and not f.marks for f in spec.frames)
+    assert spec.map is not None and spec.map.area.region == "world" and spec.lead == "Risk Legacy"
+    territories = get_ruleset("risk-legacy").default_data().territories
+    assert set(spec.map.places) == set(territories) and spec.map.unplaced == ()
+    assert all([m.place for m in f.marks] == list(territories) for f in spec.frames)
+    # the final board in words, by display name; the other boards are on the map only
+    assert [bool(f.lines) for f in spec.frames] == [False] * (len(spec.frames) - 1) + [True]
     assert [c.id for c in spec.charts] == ["race-red-stars", "race-troops", "race-territories",
                                            "race-resources"]
 

@@ -434,8 +434,9 @@ def test_the_page_of_a_legacy_game(tmp_path):
     j = judge(read_log(GAMES[0]), views=True)
     labels = [f.label for f in turn_frames(page_game(j))]
     assert labels[:4] == [f"Setup: {p} takes {f} in {t}" for p, f, t in (
-        ("ann", "die_mechaniker", "mongolia"), ("bob", "khan_industries", "western_united_states"),
-        ("cat", "enclave_of_the_bear", "southern_europe"), ("dan", "imperial_balkania", "madagascar"))]
+        ("ann", "Die Mechaniker", "Mongolia"), ("bob", "Khan Industries", "Western United States"),
+        ("cat", "Enclave of the Bear", "Southern Europe"),
+        ("dan", "Imperial Balkania", "Madagascar"))]
     assert labels[4:8] == ["Round 1, ann: recruits · expands 5× · maneuvers",
                            "Round 1, bob: recruits",
                            "Round 1, cat: recruits · expands 5× · maneuvers",
@@ -450,9 +451,16 @@ def test_the_page_of_a_legacy_game(tmp_path):
     page = (tmp_path / "g1.html").read_text("utf-8")
     assert "Game earth-01: bob wins (4 red stars) in round 8" in page
     assert re.findall(r'<div id="([a-z0-9-]+)" class="plotly-graph-div', page) == \
-        ["race-red-stars", "race-troops", "race-territories", "race-resources"]
-    assert "bob (khan_industries): 4 Red Stars" in page       # the board as replay prints it
-    assert "PlotlyGeoAssets || {topojson" not in page          # no base map of Europe
+        ["board-map", "race-red-stars", "race-troops", "race-territories", "race-resources"]
+    assert 'PlotlyGeoAssets.topojson["world_110m"]' in page     # the world's map, offline
+    # the final board in words, by display names (#16)
+    final = page[page.index("<h3>The final board</h3>"):page.index("<h2>By round</h2>")]
+    assert "<li>bob (Khan Industries): 4 Red Stars, 3 cards, 3 resources, 0 Missiles, " \
+           "18 territories, 31 troops. Alberta 2; Eastern Canada 1;" in final
+    assert "Western United States 1 (HQ of Khan Industries)" in final
+    assert "<li>ann (Die Mechaniker): 2 Red Stars, 1 card, 1 resource, 0 Missiles, 1 territory, " \
+           "1 troop. Afghanistan 1 (Afghanistan Town)</li>" in final
+    assert "_" not in final
 
 
 def test_replay_html_of_a_legacy_game_from_the_command_line(tmp_path):

@@ -12,7 +12,7 @@ labels), else as the text the frames carry; and line charts by round (engine.cor
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from engine.core.charts import ChartSpec, Points, Threshold
@@ -89,14 +89,17 @@ def by_round(chart_id: str, title: str, x_title: str, y_title: str,
 
 @dataclass(frozen=True)
 class MapArea:
-    """The part of the world the map shows: a region whose base map the renderer has ("europe"),
-    the latitude and longitude box, and the conic projection's standard parallels and centre."""
+    """The part of the world the map shows: the base map it is cut from ("world"; a regional
+    base map such as "europe" has only that region's land), the latitude and longitude box, the
+    projection ("conic conformal" with its two standard parallels, "mercator"...) and the
+    longitude at the map's centre."""
 
     region: str
     lat: tuple[float, float]
     lon: tuple[float, float]
-    parallels: tuple[float, float]
     centre_lon: float
+    projection: str = "conic conformal"
+    parallels: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -112,35 +115,60 @@ class Lines:
 
 
 @dataclass(frozen=True)
-class Labels:
-    """Named marks at places, drawn over the board (cities): a text and a colour per place."""
+class BadgeKind:
+    """A kind of badge a place may wear beside its mark (a city, an HQ, a scar): `key` is what
+    a `Badge` names, `name` the legend's, `symbol` its shape ("star", "diamond", "x", "square",
+    "triangle-up", "circle"), `colour` its colour unless the badge names a player."""
 
+    key: str
     name: str
-    places: tuple[str, ...]
-    texts: tuple[str, ...]
-    colours: tuple[str, ...]
-    symbol: str = "star"
+    symbol: str
+    colour: str
+
+
+@dataclass(frozen=True)
+class Caption:
+    """A name written on the map at a position of its own (a continent and its bonus)."""
+
+    text: str
+    at: tuple[float, float]
 
 
 @dataclass(frozen=True)
 class BoardMap:
-    """Where each place of the board is (latitude, longitude), the lines and labels that do not
-    change during a game, and a caption for the map's title ("territories at approximate
-    positions")."""
+    """Where each place of the board is (latitude, longitude) and what it is called (`names`;
+    a place without a name is shown by its id), the lines that do not change during a game, the
+    kinds of badge its marks wear, captions, and a caption for the map's title ("territories at
+    approximate positions"). `unplaced`: places of the board the map has no position for; they
+    are not drawn, and the page says so."""
 
     area: MapArea
     places: Mapping[str, tuple[float, float]]
     lines: tuple[Lines, ...] = ()
-    labels: tuple[Labels, ...] = ()
+    badges: tuple[BadgeKind, ...] = ()
+    names: Mapping[str, str] = field(default_factory=dict)
+    captions: tuple[Caption, ...] = ()
     caption: str = ""
+    unplaced: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Badge:
+    """A badge one place wears on one board: its kind (`BadgeKind.key`), when it belongs to a
+    player (an HQ) the player, whose colour it is drawn in, and a word written beside it (a
+    city's name)."""
+
+    kind: str
+    player: str | None = None
+    text: str = ""
 
 
 @dataclass(frozen=True)
 class Mark:
     """One place on one board: its holder (drawn in that player's colour; None: nobody), a count
-    that sizes it (the army), its shape ("circle" or "square"), the player attacking it (a thick
-    ring in their colour), and what hovering says: the place's name in bold, `subtitle` after
-    it, then `lines`."""
+    that sizes it and is written on it (the army), its shape ("circle" or "square"), the player
+    attacking it (a thick ring in their colour), its badges, and what hovering says: the place's
+    name in bold, `subtitle` after it, then `lines`."""
 
     place: str
     owner: str | None
@@ -149,12 +177,14 @@ class Mark:
     attacker: str | None = None
     subtitle: str = ""
     lines: tuple[str, ...] = ()
+    badges: tuple[Badge, ...] = ()
 
 
 @dataclass(frozen=True)
 class Frame:
     """The board after one turn: a label saying what happened, and the board as marks on the
-    map (`marks`, one per place of the map) or as text (`lines`, when there is no map)."""
+    map (`marks`, one per place of the map) and as text (`lines`: the board when there is no
+    map; beside a map, the last frame's lines are the final board in words)."""
 
     label: str
     marks: tuple[Mark, ...] = ()

@@ -4,9 +4,11 @@ territories of each player by round.
 
     spec = page(game, data)        # RULESET.page: a PageSpec that analytics/game_page.py draws
 
-Territories stand at approximate real-world positions (data/territory_coords.json), sized by
-army; castles are squares, cities stars with their names (a gold or a black crown), a disputed
-territory is ringed in the attacker's colour; land borders are grey lines, sea-lines dashed blue.
+Territories stand at approximate real-world positions (data/territory_coords.json), named, sized
+by army with the number of units on them; castles are squares, a city is a gold or a black star
+beside its territory, a disputed territory is ringed in the attacker's colour; land borders are
+grey lines, sea-lines dashed blue. A territory of a corrected board that the coordinates file
+does not place is left off the map, and the page names it.
 """
 
 from __future__ import annotations
@@ -17,8 +19,8 @@ from typing import Any, Mapping
 from engine.core.charts import ChartSpec, Threshold
 from engine.core.data import loaded_once, read_data_file
 from engine.core.page import (
-    BoardMap, Frame, Labels, Lines, MapArea, Mark, PageGame, PageSpec, by_round, round_ends,
-    rounds_played, rounds_text,
+    Badge, BadgeKind, BoardMap, Frame, Lines, MapArea, Mark, PageGame, PageSpec, by_round,
+    round_ends, rounds_played, rounds_text,
 )
 from engine.risk_europe.board import GameData, default_data
 
@@ -26,8 +28,11 @@ WIN_CROWNS = 7
 ORDER_EVENTS = {"Expanded": "expand", "SplitExpanded": "split expand", "Maneuvered": "maneuver",
                 "Taxed": "tax", "Spent": "spend", "Fortified": "fortify",
                 "SiegeAssaulted": "siege assault"}
-EUROPE = MapArea("europe", lat=(31, 66), lon=(-13, 38), parallels=(38, 62), centre_lon=12)
-GOLD, BLACK = "#d4a017", "#222222"
+# cut from the world's base map: the Europe one leaves North Africa and Anatolia unfilled
+EUROPE = MapArea("world", lat=(31, 66), lon=(-13, 38), centre_lon=12,
+                 projection="conic conformal", parallels=(38, 62))
+CITY_BADGES = {True: BadgeKind("gold city", "city, gold crown", "star", "#d4a017"),
+               False: BadgeKind("black city", "city, black crown", "star", "#222222")}
 ROUNDS_AXIS = "end of round (0: kingdoms placed)"
 
 
@@ -94,33 +99,31 @@ def marks(view: Mapping[str, Any], data: GameData) -> tuple[Mark, ...]:
         if attacker:
             lines.append(f"attacked by {attacker}: "
                          f"{_units(entry.get('attacker_units', {})) or 'no units'}")
+        city = data.cities.get(t)
         out.append(Mark(t, owner, sum(entry.get("units", {}).values()),
                         "square" if entry.get("castle") else "circle", attacker,
-                        f"({entry['city']})" if entry.get("city") else "", tuple(lines)))
+                        f"({entry['city']})" if entry.get("city") else "", tuple(lines),
+                        (Badge(CITY_BADGES[city.gold].key, text=city.name),) if city else ()))
     return tuple(out)
 
 
 def board_map(data: GameData) -> BoardMap:
-    """Where the territories are, the borders between them, and the cities."""
+    """Where the territories are, the borders between them, and the kinds of city; a territory
+    the coordinates file does not place is `unplaced` (a corrected board's new territory)."""
     coords = territory_coords()
-    missing = [t for t in data.territories if t not in coords]
-    if missing:
-        raise ValueError(f"no map position for {', '.join(missing)} "
-                         f"(engine/risk_europe/data/territory_coords.json)")
+    placed = [t for t in data.territories if t in coords]
     land, sea = [], []
-    for a in data.territories:
+    for a in placed:
         for b in sorted(data.neighbours[a]):
-            if b > a:
+            if b > a and b in coords:
                 (land if b in data.land_neighbours[a] else sea).append((a, b))
-    cities = list(data.cities.items())
     return BoardMap(
-        EUROPE, {t: coords[t] for t in data.territories},
+        EUROPE, {t: coords[t] for t in placed},
         lines=(Lines("land border", tuple(land), "#8a8a8a", 1),
                Lines("sea-line", tuple(sea), "#3b7dd8", 1.5, dashed=True)),
-        labels=(Labels("city (gold or black crown)", tuple(t for t, _ in cities),
-                       tuple(c.name for _, c in cities),
-                       tuple(GOLD if c.gold else BLACK for _, c in cities)),),
-        caption="territories at approximate positions")
+        badges=tuple(CITY_BADGES.values()),
+        caption="territories at approximate positions",
+        unplaced=tuple(t for t in data.territories if t not in coords))
 
 
 def _army(view: Mapping[str, Any], p: str) -> int:
@@ -160,6 +163,6 @@ def page(game: PageGame, data: GameData | None = None) -> PageSpec:
     return PageSpec(
         frames=tuple(Frame(f.label, marks(f.view, data)) for f in frames), rounds=n,
         charts=charts, map=board_map(data),
-        about="Territories are drawn at approximate real-world positions; squares are castles, "
-              "stars cities (gold or black crown), a thick ring the attacker of a disputed "
-              "territory.")
+        about="Territories are drawn at approximate real-world positions with the units on them; "
+              "squares are castles, stars cities (gold or black crown), a thick ring the "
+              "attacker of a disputed territory.")

@@ -60,6 +60,7 @@ class GameData:
     board_digest: str
     rules_digest: str
     aliases: Mapping[str, Territory] = field(default_factory=dict)
+    sea_lines: frozenset[frozenset[Territory]] = frozenset()     # borders drawn as sea-lines
 
     def resolve(self, name: object) -> Territory | None:
         """The territory a name refers to: its id, printed name, classic name or card id, any case."""
@@ -112,6 +113,8 @@ def load_data(board_path: str | Path | None = None, rules_path: str | Path | Non
                 if t not in known:
                     raise BoardDataError(f"continent {c!r} names {t!r}, which is not a territory")
         nb, _ = borders(territories, board["borders"], BoardDataError)
+        sea_lines = frozenset(frozenset((b["a"], b["b"])) for b in board["borders"]
+                              if b.get("sea_line"))
         card_of = {t["id"]: t["card_id"] for t in board["territories"]}
         chart = {int(k): int(v) for k, v in rules["resource_trade_chart"]["resources_to_troops"].items()}
         scars = {k: int(v["cards"]) for k, v in rules["scars_available_at_start"].items()}
@@ -160,6 +163,7 @@ def load_data(board_path: str | Path | None = None, rules_path: str | Path | Non
         board_digest=board_digest,
         rules_digest=rules_digest,
         aliases=aliases,
+        sea_lines=sea_lines,
     )
 
 

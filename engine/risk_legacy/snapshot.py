@@ -83,6 +83,8 @@ def board_view(s: State) -> dict:
     generic replay narration reads (`units`, `coins`, `crowns`), with the Legacy meaning: a
     territory's troops (as `{"footman": n}`, the one unit type the narration knows), the coins on
     a player's resource cards, their Red Stars. `board_lines` is the Legacy reading of it.
+    `marks`: the world's stickers on every territory, held or not (city and its kind, scar,
+    fortification boxes marked), for the page's map.
     """
     players = {}
     for p in s.seats:
@@ -93,6 +95,17 @@ def board_view(s: State) -> dict:
                       "territories": len(territories_of(s, p)), "troops": troops_of(s, p),
                       "hqs": len(hqs_of(s, p)), "continents": sorted(continents_of(s, p)),
                       "eliminated": ps.eliminated, "coins": coins, "crowns": stars(s, p)}
+    marks = {}        # the world's stickers, occupied or not: what the page's map shows
+    for t, m in sorted(s.world.territories.items()):
+        mark: dict = {}
+        if m.city:
+            mark.update(city=m.city.name, city_kind=m.city.kind)
+        if m.scar:
+            mark["scar"] = m.scar
+        if m.fortification is not None:
+            mark["fortification"] = m.fortification
+        if mark:
+            marks[t] = mark
     board = {}
     for t, x in s.terr.items():
         if not x.is_occupied:
@@ -113,4 +126,4 @@ def board_view(s: State) -> dict:
         board[t] = entry
     return {"round": s.flow.round, "phase": s.flow.phase, "marker": None, "game": s.game_no,
             "world": world_digest_cached(s.world), "players": players, "board": board,
-            "sideboard": list(s.side.slots), "coin_cards": s.side.coins}
+            "marks": marks, "sideboard": list(s.side.slots), "coin_cards": s.side.coins}
