@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.ruleset import get_ruleset, rulesets
-from replay.logfile import LogFileError, read_log, read_log_text
+from replay.logfile import LogFileError, path_problem, read_log, read_log_text
 from replay.judge import Finding, Judgement, judge
 
 FORMAT = "ledger-campaign"
@@ -115,6 +115,11 @@ def campaign_path(arg: str | Path) -> Path:
 
 def load_campaign(path: str | Path) -> Campaign:
     path = Path(path)
+    problem = path_problem(path, "a campaign file")
+    if problem is not None:
+        if not path.exists() and not path.is_symlink():
+            raise CampaignError(f"{path}: no such campaign file")
+        raise CampaignError(problem)
     try:
         raw = json.loads(path.read_text("utf-8"))
     except FileNotFoundError as exc:

@@ -20,7 +20,9 @@ app = typer.Typer(
     add_completion=False,
     rich_markup_mode=None,
 )
-err = Console(stderr=True, highlight=False)
+# messages are never wrapped (a script greps them) nor read as rich markup (a file name may
+# hold "[...]")
+err = Console(stderr=True, highlight=False, soft_wrap=True, markup=False)
 
 JsonOpt = typer.Option(False, "--json", help="Machine-readable JSON on stdout.")
 

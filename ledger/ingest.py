@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
-from replay.logfile import LogFileError, LogProblem, LogRead, read_log
+from replay.logfile import LogFileError, LogProblem, LogRead, path_problem, read_log
 from ledger.parallel import MIN_FILES, ordered_map, worth_it
 from ledger.store import (DEFAULT_BATCH_EVENTS, EventStore, IngestOutcome, Reject, judge_for_store,
                           read_fingerprint)
@@ -88,6 +88,8 @@ def log_paths(paths: Iterable[str | Path]) -> list[Path]:
 def campaign_game_of(path: Path) -> tuple[str, int] | None:
     """(campaign, game number) named by the GameStarted on a log's first line, when it is a Risk
     Legacy campaign game; None for any other file (or one that cannot be read)."""
+    if path_problem(path) is not None:     # a FIFO would block the open
+        return None
     try:
         with path.open("rb") as f:
             first = f.readline(1 << 20)
@@ -132,6 +134,8 @@ def read_source(path: Path) -> LogRead:
 
 def file_lines(read: LogRead) -> Sequence[str] | None:
     """The lines of the file a read came from, to keep the text of rejected lines."""
+    if path_problem(read.name) is not None:
+        return None
     try:
         data = Path(read.name).read_bytes()
     except OSError:
@@ -166,6 +170,8 @@ def _fingerprint_of_file(path: Path) -> tuple[str, tuple[int, str | None]] | Non
     """(game id, (events, last hash)) of a sealed log file, read cheaply (its lines counted, its
     last line parsed), to leave out of the work judged ahead the games a store already holds;
     None when that cannot be told so cheaply (the file is then judged ahead)."""
+    if path_problem(path) is not None:
+        return None
     try:
         lines = [ln for ln in path.read_bytes().split(b"\n") if ln.strip()]
         last = json.loads(lines[-1])

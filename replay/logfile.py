@@ -24,6 +24,7 @@ import json
 import json.encoder
 import json.scanner
 import os
+import stat
 import tempfile
 from bisect import bisect_left, bisect_right
 from contextlib import contextmanager
@@ -33,6 +34,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from engine.core.canonical import canonical_json
+from engine.core.rules import seq_text
 from engine.core.record import FORMAT_VERSION, event_hash, make_envelope, seal  # noqa: F401  (re-exported)
 
 try:  # a dependency; the reader gives the same results without it, only slower
@@ -241,6 +243,9 @@ def read_log(path: str | Path) -> LogRead:
     decodes) raises. A leading UTF-8 BOM is ignored.
     """
     name = str(path)
+    problem = path_problem(path, "a log file")
+    if problem is not None:
+        raise LogFileError(problem)
     try:
         data = Path(path).read_bytes()
     except FileNotFoundError as exc:
@@ -260,6 +265,32 @@ def read_log(path: str | Path) -> LogRead:
     except UnicodeDecodeError:
         return _read_lines_with_bad_bytes(data, name)
     return _read_lines(text.split("\n"), {}, name)
+
+
+_KINDS = ((stat.S_ISDIR, "is a directory"), (stat.S_ISFIFO, "is a FIFO (named pipe)"),
+          (stat.S_ISSOCK, "is a socket"), (stat.S_ISCHR, "is a character device"),
+          (stat.S_ISBLK, "is a block device"))
+
+
+def path_problem(path: str | Path, what: str = "a file") -> str | None:
+    """Why `path` cannot be read as `what` ("x: no such file", "x: is a directory, not a log
+    file", "x: is a FIFO (named pipe), not a log file"...), or None for a regular file (or a link
+    to one). Checked before opening: reading a FIFO with no writer would wait forever."""
+    name = str(path)
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return f"{name}: no such file"
+    except NotADirectoryError:
+        return f"{name}: no such file (a part of the path is not a directory)"
+    except PermissionError:
+        return f"{name}: permission denied"
+    except (OSError, ValueError) as exc:
+        return f"{name}: cannot be read ({getattr(exc, 'strerror', None) or exc})"
+    if stat.S_ISREG(mode):
+        return None
+    kind = next((kind for test, kind in _KINDS if test(mode)), "is not a regular file")
+    return f"{name}: {kind}, not {what}"
 
 
 def read_log_text(text: str, name: str = "<text>") -> LogRead:
@@ -346,6 +377,8 @@ def _check_lines(lines: list[str], undecodable: dict[int, str], name: str) -> Lo
         except (ValueError, RecursionError) as exc:
             problems.append(_unparsable(line, raw, _json_error(exc), cut_short))
             unparsed.append(raw)
+            # JSON past a limit (too deep, a number too long, NaN) may well be an event
+            looks_like_a_log = looks_like_a_log or _is_past_a_limit(exc)
             dropped_since_previous = dropped_since_previous or line
             continue
         if type(envelope) is not dict:
@@ -410,7 +443,7 @@ def _check_lines(lines: list[str], undecodable: dict[int, str], name: str) -> Lo
             if earlier is not None:
                 problems.append(LogProblem(
                     line, seq, "LOG-SEQ-DUPLICATE",
-                    f"line {line} (seq {seq}): repeats line {earlier.line} exactly; "
+                    f"line {line} (seq {seq_text(seq)}): repeats line {earlier.line} exactly; "
                     f"the repeat is ignored",
                 ))
                 continue
@@ -451,7 +484,7 @@ def _check_lines(lines: list[str], undecodable: dict[int, str], name: str) -> Lo
             if seq != 0:
                 problems.append(LogProblem(
                     line, seq, "LOG-FIRST-SEQ",
-                    f"{_where(line, seq)}: the first event has seq {seq}, expected 0 "
+                    f"{_where(line, seq)}: the first event has seq {seq_text(seq)}, expected 0 "
                     f"(the start of the log is missing)",
                 ))
         elif seq > max_seq + 1:
@@ -532,13 +565,26 @@ def _problem_order(problem: LogProblem) -> int:
 
 
 def _where(line: int, seq: int | None) -> str:
-    return f"line {line}" if seq is None else f"line {line} (seq {seq})"
+    return f"line {line}" if seq is None else f"line {line} (seq {seq_text(seq)})"
+
 
 
 def _excerpt(raw: str) -> str:
     if len(raw) <= _EXCERPT_CHARS:
         return repr(raw)
     return repr(raw[:_EXCERPT_CHARS]) + "..."
+
+
+def _is_past_a_limit(exc: ValueError | RecursionError) -> bool:
+    """Whether a line failed to parse for a limit of the reader (nesting, number length, NaN)
+    rather than for its syntax: such a line is JSON, and may be an event."""
+    return isinstance(exc, (RecursionError, _NotJson)) or _is_digits_error(exc)
+
+
+def _is_digits_error(exc: BaseException) -> bool:
+    """Python's refusal of an integer of more than sys.get_int_max_str_digits() digits."""
+    text = str(exc)
+    return "int_max_str_digits" in text or "digits" in text and "integer" in text
 
 
 def _json_error(exc: ValueError | RecursionError) -> str:
@@ -549,7 +595,7 @@ def _json_error(exc: ValueError | RecursionError) -> str:
         return "not valid JSON (nested too deeply)"
     if isinstance(exc, _NotJson):
         return f"not valid JSON ({exc})"
-    if "int_max_str_digits" in str(exc) or "digits" in str(exc) and "integer" in str(exc):
+    if _is_digits_error(exc):
         return "not valid JSON for a log (a number with more than 4,300 digits)"
     return f"not valid JSON ({exc})"
 
@@ -698,7 +744,7 @@ def _out_of_order(
     else:
         highest = first_by_seq[max_seq]
         message = (
-            f"{where}: comes after seq {max_seq} (line {highest.line}); "
+            f"{where}: comes after seq {seq_text(max_seq)} (line {highest.line}); "
             f"events must be in seq order"
         )
     return LogProblem(event.line, event.seq, "LOG-SEQ-ORDER", message)
@@ -713,15 +759,15 @@ def _gap(line: int, seq: int, low: int, high: int, present: list[int]) -> LogPro
     start = low
     for found in present[bisect_left(present, low):bisect_right(present, high)]:
         if found > start:
-            missing.append(f"{start}..{found - 1}")
+            missing.append(f"{seq_text(start)}..{seq_text(found - 1)}")
         start = found + 1
     if start <= high:
-        missing.append(f"{start}..{high}")
+        missing.append(f"{seq_text(start)}..{seq_text(high)}")
     if not missing:
         return None
     return LogProblem(
         line, seq, "LOG-SEQ-GAP",
-        f"line {line} (seq {seq}): events {' and '.join(missing)} are missing",
+        f"line {line} (seq {seq_text(seq)}): events {' and '.join(missing)} are missing",
     )
 
 
@@ -741,13 +787,13 @@ def _broken_link(
         )
         return LogProblem(event.line, event.seq, "LOG-CHAIN", message)
     message = (
-        f'{where}: "prev" is not the hash of the event before it (seq {before.seq}, '
+        f'{where}: "prev" is not the hash of the event before it (seq {seq_text(before.seq)}, '
         f"line {before.line})"
     )
     target = by_hash.get(event.prev) if event.prev is not None else None
     if target is not None:
         message += (
-            f"; it is the hash of seq {target.seq} (line {target.line}) — events were "
+            f"; it is the hash of seq {seq_text(target.seq)} (line {target.line}) — events were "
             f"reordered or one was inserted"
         )
     elif dropped_line is not None:

@@ -95,6 +95,13 @@ class Verdicts:
         self.notes.append(text)
 
 
+def seq_text(n: int) -> str:
+    """A seq (or any integer) for a message; one of more than 20 digits is cut to its ends and
+    its length, so a 500-digit seq in a hostile log does not fill the screen."""
+    text = str(n)
+    return text if len(text) <= 20 else f"{text[:6]}...{text[-6:]} ({len(text)} digits)"
+
+
 @dataclass(frozen=True, slots=True)
 class Finding:
     """One problem in a log: where (file, line, seq), which rule, what, and the rulebook section."""
@@ -114,7 +121,7 @@ class Finding:
         if self.line is not None:
             out += f":{self.line}"
         if self.seq is not None:
-            out += f" (seq {self.seq})"
+            out += f" (seq {seq_text(self.seq)})"
         return out
 
     def format(self) -> str:

@@ -79,7 +79,7 @@ from ledger.store.analytics_tables import (
 from ledger.store.campaigns import CAMPAIGN_MODELS, CampaignFindingRow, CampaignGameRow, CampaignRow
 from ledger.store.duckdb import DB_ENV, DEFAULT_DB, MODELS, DuckDBStore, open_store
 from ledger.store.errors import (
-    ConcurrencyConflict, GameNotFound, InvalidAppend, StoreBusy, StoreError,
+    ConcurrencyConflict, GameNotFound, InvalidAppend, NotAStore, StoreBusy, StoreError,
 )
 from ledger.store.interface import (
     DEFAULT_BATCH_EVENTS, EventStore, Head, IngestOutcome, IntegrityReport, RecheckChange, Reject,
@@ -96,7 +96,7 @@ __all__ = [
     "CampaignGameRow", "CampaignRow", "ConcurrencyConflict", "DB_ENV", "DEFAULT_BATCH_EVENTS",
     "DEFAULT_DB", "DiceRow", "DuckDBStore", "EventRow", "EventStore", "FindingRow", "GameNotFound",
     "GameRow", "GameStateRow", "Head", "IngestOutcome", "IntegrityReport", "InvalidAppend",
-    "LegacyBattleRow", "LegacyGameRow", "LegacyOutcomeRow", "MODELS", "OrderPlayedRow",
+    "LegacyBattleRow", "LegacyGameRow", "LegacyOutcomeRow", "MODELS", "NotAStore", "OrderPlayedRow",
     "OutcomeRow", "PlayerRoundRow", "PlayerRow", "RecheckChange", "Reject", "RejectRow",
     "STORE_RULES", "SnapshotRow", "StoreBusy", "StoreError", "TournamentRow", "event_frame",
     "judge_for_store", "load_log_from_store", "log_text", "open_store", "read_fingerprint",

@@ -21,8 +21,8 @@ from sqlmodel import Session, SQLModel, create_engine, select
 
 from ledger.store.analytics_tables import ANALYTICS_MODELS, ANALYTICS_TABLES
 from ledger.store.campaigns import CAMPAIGN_MODELS, CampaignLinks, _report_links
-from ledger.store.errors import (ConcurrencyConflict, GameNotFound, InvalidAppend, StoreBusy,
-                                 StoreError, _WriteRefused)
+from ledger.store.errors import (ConcurrencyConflict, GameNotFound, InvalidAppend, NotAStore,
+                                 StoreBusy, StoreError, _WriteRefused)
 from ledger.store.interface import (DEFAULT_BATCH_EVENTS, EventStore, Head, IngestOutcome,
                                     IntegrityReport, RecheckChange, Reject, log_text)
 from ledger.store.mapper import (_ArrowStream, _Batch, _Carry, _default_extract, _default_judge,
@@ -30,7 +30,7 @@ from ledger.store.mapper import (_ArrowStream, _Batch, _Carry, _default_extract,
                                  judge_resumable, read_fingerprint)
 from ledger.store.models import (GENERIC_MODELS, FindingRow, GameRow, RejectRow, SnapshotRow)
 from ledger.store.refusals import (_dropped_lines, _line_text, _refusal, _Refusal, _sealed_onto)
-from replay.logfile import LogRead, format_line, read_log_text
+from replay.logfile import LogRead, format_line, path_problem, read_log_text
 
 DEFAULT_DB = "ledger.duckdb"
 DB_ENV = "LEDGER_DB"
@@ -69,6 +69,12 @@ _REJECT_SCHEMA = {"file": pl.String, "line": pl.Int32, "seq": pl.Int32, "game_id
                   "rejected_at": pl.Datetime("us")}
 
 
+def _int32(n: int | None) -> int | None:
+    """A line or seq for an INTEGER column; None when it does not fit (a refused log may give
+    any seq, a 500-digit one too: its message still says it)."""
+    return n if n is None or -2**31 <= n < 2**31 else None
+
+
 _LOOKUP_CHUNK = 64  # logs whose stored heads are looked up together
 
 
@@ -105,6 +111,9 @@ def _connect(path: str, read_only: bool, wait: float) -> duckdb.DuckDBPyConnecti
         except duckdb.IOException as exc:
             message = str(exc)
             if "lock" not in message.lower():
+                if "not a valid DuckDB database file" in message:
+                    raise NotAStore(f"{path} is not a ledger store (not a DuckDB database "
+                                    f"file)") from exc
                 raise StoreError(f"cannot open the store {path}: {message}") from exc
             waited = time.monotonic() - started
             if waited >= wait:
@@ -123,8 +132,17 @@ def open_store(db_path: str | Path | None = None, *, read_only: bool = False,
     A read-only open of a missing file raises StoreError.
     """
     path = str(db_path or os.environ.get(DB_ENV) or DEFAULT_DB)
-    if read_only and path != ":memory:" and not Path(path).exists():
-        raise StoreError(f"no store at {path} (ledger ingest creates one)")
+    if path != ":memory:":
+        problem = path_problem(path, "a store (a DuckDB file)")
+        if problem is not None and (read_only or Path(path).exists() or Path(path).is_symlink()):
+            if not Path(path).exists() and not Path(path).is_symlink():
+                raise StoreError(f"{path}: no such file (no store at this path; ledger ingest "
+                                 f"creates one)")
+            raise StoreError(problem)
+        parent = Path(path).parent
+        if not read_only and not parent.is_dir():
+            raise StoreError(f"{path}: cannot create a store there: {parent}: "
+                             f"{'no such directory' if not parent.exists() else 'not a directory'}")
     con = _connect(path, read_only, wait)
     try:
         return DuckDBStore(con, path, read_only=read_only)
@@ -152,15 +170,22 @@ class DuckDBStore(CampaignLinks, EventStore):
         self._extract = extract_fn or _default_extract
         self._engine = create_engine("duckdb://", poolclass=StaticPool,
                                      creator=lambda: duckdb_engine.ConnectionWrapper(con))
-        if not read_only:
-            with self._lock:
-                tables = [m.__table__ for m in (*MODELS, *CAMPAIGN_MODELS)]
-                present = self._one("SELECT count(*) FROM duckdb_tables() WHERE schema_name = "
-                                    "current_schema() AND table_name IN ("
-                                    + ", ".join("?" * len(tables)) + ")",
-                                    [t.name for t in tables])[0]
-                if present != len(tables):
+        with self._lock:
+            tables = [m.__table__ for m in (*MODELS, *CAMPAIGN_MODELS)]
+            present = {r[0] for r in con.execute(
+                "SELECT table_name FROM duckdb_tables() WHERE schema_name = current_schema() "
+                "AND table_name IN (" + ", ".join("?" * len(tables)) + ")",
+                [t.name for t in tables]).fetchall()}
+            if len(present) != len(tables):
+                if not read_only:       # a new store (or one made before some tables existed)
                     SQLModel.metadata.create_all(self._engine, tables=tables)
+                elif not present & {"games", "events"}:
+                    raise NotAStore(f"{path} is not a ledger store (no ledger tables)")
+                else:
+                    missing = ", ".join(t.name for t in tables if t.name not in present)
+                    raise NotAStore(f"{path} is a ledger store without the tables {missing} "
+                                    f"(made by an older ledger?): a command that writes "
+                                    f"(ledger recheck --db {path}) adds them")
         # Stores made before payload, prev and hash became virtual columns store them: fill them.
         stored = {r[0] for r in con.execute(
             "SELECT column_name FROM information_schema.columns WHERE table_schema = "
@@ -479,7 +504,8 @@ class DuckDBStore(CampaignLinks, EventStore):
         if not rejects:
             return
         stamp = _now()
-        frame = pl.DataFrame([(r.file, r.line, r.seq, r.game_id, r.rule, r.message, r.raw, stamp)
+        frame = pl.DataFrame([(r.file, _int32(r.line), _int32(r.seq), r.game_id, r.rule,
+                               r.message, r.raw, stamp)
                               for r in rejects], schema=_REJECT_SCHEMA, orient="row")
         self._con.register("_ledger_rejects", _ArrowStream(frame))
         try:
