@@ -17,6 +17,9 @@ from typing import Any
 import plotly.graph_objects as go
 import polars as pl
 
+from engine.core.text import plural as _plural
+from replay.logfile import write_atomically
+
 CONFIG = {"displaylogo": False}
 # Charts have a fixed size (CHART_WIDTH x CHART_HEIGHT) in a grid of fixed columns: a chart
 # drawn to fit its column would be drawn before the page's layout settles and stay wrong.
@@ -89,17 +92,11 @@ def write_page(page: str, out: str | Path) -> int:
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     data = page.encode("utf-8")
-    temp = out.with_name(f".{out.name}.tmp")
-    temp.write_bytes(data)
-    temp.replace(out)
+    write_atomically(out, data)         # no temporary file is left behind on error
     return len(data)
 
 
 # --- helpers every page's charts and tables share ------------------------------------------
-
-
-def _plural(n: int, word: str, plural: str | None = None) -> str:
-    return f"{n:,} {word if n == 1 else (plural or word + 's')}"
 
 
 def _layout(fig: go.Figure, title: str, x: str, y: str, **more: Any) -> go.Figure:

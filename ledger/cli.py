@@ -15,7 +15,7 @@ from replay.logfile import LogFileError, read_log
 from replay.judge import Finding, Judgement, judge
 from replay.narrate import narrate, steps_json
 
-from ledger.cli_base import JsonOpt, _emit_json, _progress, app, err  # noqa: E402,F401
+from ledger.cli_base import JsonOpt, _emit_json, _progress, app, err, os_reason, write_problem  # noqa: E402,F401
 
 DbOpt = typer.Option(None, "--db", envvar="LEDGER_DB",
                      help="A store (DuckDB file) to look up game ids in (env LEDGER_DB; default ledger.duckdb).")
@@ -388,8 +388,17 @@ def seal(
             env["at"] = e.at
         envs.append(env)
     sealed = seal_envelopes(envs)
-    write_log(out or file, sealed)
-    typer.echo(f"sealed {len(sealed)} events into {out or file}; head {sealed[-1]['hash']}")
+    target = out or file
+    problem = write_problem(target)
+    if problem is not None:
+        err.print(f"ledger: cannot write {problem}")
+        raise typer.Exit(exitcodes.UNREADABLE)
+    try:
+        write_log(target, sealed)
+    except OSError as exc:
+        err.print(f"ledger: cannot write {target}: {os_reason(exc)}; {target} is unchanged")
+        raise typer.Exit(exitcodes.UNREADABLE)
+    typer.echo(f"sealed {len(sealed)} events into {target}; head {sealed[-1]['hash']}")
 
 
 @app.command()

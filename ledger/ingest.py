@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
+from engine.core.text import plural
 from replay.logfile import LogFileError, LogProblem, LogRead, path_problem, read_log
 from ledger.parallel import MIN_FILES, ordered_map, worth_it
 from ledger.store import (DEFAULT_BATCH_EVENTS, EventStore, IngestOutcome, Reject, judge_for_store,
@@ -51,22 +52,52 @@ class IngestReport:
     def events_read(self) -> int:
         return sum(o.event_count if o.is_stored else 0 for o in self.outcomes)
 
+    @property
+    def line_rejects(self) -> list[Reject]:
+        """Lines of stored logs that were not stored (an exact repeat, an unreadable line)."""
+        return [r for o in self.outcomes if o.status != "rejected" for r in o.rejects]
+
     def counts(self) -> dict[str, int]:
-        """The summary: how many logs were new, already present, extended, had findings,
-        were rejected, and how many lines were not stored."""
-        stored = [o for o in self.outcomes if o.status in ("new", "extended")]
+        """The summary, each count of one kind of thing: files read; games stored new, extended
+        or already there (and how many of them have findings); files rejected whole; lines of
+        stored logs not stored."""
+        stored = [o for o in self.outcomes if o.is_stored]
         return {
-            "new": len(self.of("new")),
-            "already present": len(self.of("present")),
-            "extended": len(self.of("extended")),
-            "with findings": sum(1 for o in stored if o.findings),
-            "rejected": len(self.of("rejected")),
-            "rejected lines": sum(len(o.rejects) for o in self.outcomes if o.status != "rejected"),
+            "files read": len(self.outcomes),
+            "games new": len(self.of("new")),
+            "games extended": len(self.of("extended")),
+            "games already there": len(self.of("present")),
+            "games with findings": sum(1 for o in stored if o.findings),
+            "files rejected": len(self.of("rejected")),
+            "lines not stored": len(self.line_rejects),
         }
 
+    def summary(self, into: str) -> str:
+        """One sentence that agrees with counts(): what was read into the store `into`, stored,
+        refused and added (a rate only when events were added)."""
+        c = self.counts()
+        games = c["games new"] + c["games extended"] + c["games already there"]
+        parts = [f"{plural(games, 'game')} stored ({c['games new']} new, {c['games extended']} "
+                 f"extended, {c['games already there']} already there)" if games
+                 else "no game stored"]
+        if c["files rejected"]:
+            parts.append(f"{plural(c['files rejected'], 'file')} rejected")
+        if c["lines not stored"]:
+            parts.append(f"{plural(c['lines not stored'], 'line')} not stored")
+        added = self.events_added
+        rate = (f" ({added / self.elapsed:,.0f} events/s)" if added and self.elapsed > 0 else "")
+        return (f"read {plural(c['files read'], 'file')} into {into} in {self.elapsed:.1f} s: "
+                f"{', '.join(parts)}; "
+                f"{plural(added, 'event') if added else 'no events'} added{rate}")
+
     def as_dict(self) -> dict[str, Any]:
-        return {"files": len(self.outcomes), **{k.replace(" ", "_"): v for k, v in
-                                                 self.counts().items()},
+        c = self.counts()
+        return {"files": c["files read"],
+                "games_stored": c["games new"] + c["games extended"] + c["games already there"],
+                "new": c["games new"], "extended": c["games extended"],
+                "already_present": c["games already there"],
+                "with_findings": c["games with findings"], "rejected": c["files rejected"],
+                "rejected_lines": c["lines not stored"],
                 "events_added": self.events_added, "seconds": round(self.elapsed, 3),
                 "timings": {k: round(v, 3) for k, v in self.timings.items()},
                 "outcomes": [o.as_dict() for o in self.outcomes],

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from engine.core.canonical import canonical_json
-from engine.core.rules import seq_text
+from engine.core.text import seq_text
 from engine.core.record import FORMAT_VERSION, event_hash, make_envelope, seal  # noqa: F401  (re-exported)
 
 try:  # a dependency; the reader gives the same results without it, only slower
@@ -62,6 +62,7 @@ LOG_RULES: dict[str, str] = {
     "LOG-CHAIN": "a line's prev is not the hash of the event before it",
     "LOG-UNSEALED": "some or all events have no prev/hash, so the chain cannot be checked",
     "LOG-START": "the first event is not a GameStarted naming a ruleset this ledger knows",
+    "LOG-MANY-GAMES": "the file holds more than one game (another game id starts again at seq 0)",
 }
 
 # A problem under one of these rules means the hash chain does not vouch for the log.
@@ -226,6 +227,14 @@ class LogRead:
     sealed: bool  # there are events and every one carries prev and hash
     chain_ok: bool  # sealed, and no problem under CHAIN_BREAKING_RULES
     head: str | None  # the last event's hash when sealed
+    # where each game the file holds starts: (line, game id); more than one when games were
+    # concatenated (LOG-MANY-GAMES): then `events` are the first game's
+    game_starts: tuple[tuple[int, str], ...] = ()
+
+    @property
+    def games(self) -> int:
+        """How many games the file holds (0 when it has no event)."""
+        return len(self.game_starts) or (1 if self.events else 0)
 
 
 class LogFileError(Exception):
@@ -357,6 +366,7 @@ def _check_lines(lines: list[str], undecodable: dict[int, str], name: str) -> Lo
     # Problems whose message needs the whole file, filled in at the end: (slot, details).
     pending_gaps: list[tuple[int, int, int, int, int]] = []
     pending_links: list[tuple[int, RawEvent, RawEvent | None, int | None]] = []
+    game_starts: list[tuple[int, str]] = []
 
     for index, raw in enumerate(lines):
         if not raw or raw.isspace():
@@ -391,6 +401,11 @@ def _check_lines(lines: list[str], undecodable: dict[int, str], name: str) -> Lo
             continue
         if "type" in envelope and "payload" in envelope:
             looks_like_a_log = True
+        if game is not None and _starts_another_game(envelope, game):
+            # games were concatenated: the first one is this log; the rest are only counted
+            game_starts = [(events[0].line, game), *_game_starts(lines, index, name)]
+            problems.append(_many_games(name, game_starts))
+            break
 
         # The envelope: the required keys with the right types, nothing unknown.
         v = envelope.get("v")
@@ -551,7 +566,47 @@ def _check_lines(lines: list[str], undecodable: dict[int, str], name: str) -> Lo
     sealed = bool(events) and unsealed_count == 0
     chain_ok = sealed and not any(p.rule in CHAIN_BREAKING_RULES for p in found)
     head = events[-1].hash if sealed else None
-    return LogRead(name, events, found, sealed=sealed, chain_ok=chain_ok, head=head)
+    return LogRead(name, events, found, sealed=sealed, chain_ok=chain_ok, head=head,
+                   game_starts=tuple(game_starts))
+
+
+def _starts_another_game(envelope: dict, game: str) -> bool:
+    """Does this envelope start a game other than `game`: seq 0, no prev, another game id?"""
+    return (type(envelope.get("seq")) is int and envelope["seq"] == 0
+            and envelope.get("prev") is None
+            and type(envelope.get("game")) is str and envelope["game"] != game)
+
+
+def _game_starts(lines: list[str], start: int, name: str) -> list[tuple[int, str]]:
+    """(line, game id) of every game that starts from index `start` on: the lines are only
+    parsed, not checked (one pass, so a file of thousands of games is read in linear time)."""
+    starts: list[tuple[int, str]] = []
+    game = None
+    for index in range(start, len(lines)):
+        raw = lines[index]
+        if '"seq"' not in raw or not raw.strip():
+            continue
+        try:
+            envelope, _ = _parse_line(raw)
+        except (ValueError, RecursionError):
+            continue
+        if type(envelope) is dict and (game is None or _starts_another_game(envelope, game)) \
+                and envelope.get("seq") == 0 and type(envelope.get("game")) is str:
+            game = envelope["game"]
+            starts.append((index + 1, game))
+    return starts
+
+
+def _many_games(name: str, starts: list[tuple[int, str]]) -> LogProblem:
+    shown = ", ".join(f"{gid!r} at line {line}" for line, gid in starts[:4])
+    more = f" and {len(starts) - 4:,} more" if len(starts) > 4 else ""
+    line, gid = starts[1]
+    return LogProblem(
+        line, 0, "LOG-MANY-GAMES",
+        f"this file holds {len(starts):,} games ({shown}{more}), not one: game {gid!r} starts "
+        f"again at seq 0 on line {line}; only the first game is read — split the file into "
+        f"one log per game: ledger split {name} --out DIR",
+    )
 
 
 def _reads_like_events(lines: list[str]) -> bool:
@@ -842,21 +897,29 @@ def format_line(envelope: dict) -> str:
 
 
 def write_log(path: str | Path, envelopes: list[dict]) -> None:
-    """Write `envelopes` to `path`, one line each, atomically: a temp file, then os.replace.
+    """Write `envelopes` to `path`, one line each, atomically (`write_atomically`).
 
-    Readers see the old file or the new one, never half of it. A new file gets mode 0644;
-    an existing one keeps its mode. OSError (no such folder, no permission) is raised as is.
+    OSError (no such folder, no permission, the disk is full) is raised as is, and the file
+    at `path` is then as it was.
     """
-    path = Path(path)
     text = "".join(format_line(envelope) + "\n" for envelope in envelopes)
+    write_atomically(path, text.encode("utf-8"))
+
+
+def write_atomically(path: str | Path, data: bytes) -> None:
+    """Write `data` to `path` all or nothing: a temporary file beside it, synced, then renamed
+    over it, so readers see the old file or the new one, never half of it. A new file gets mode
+    0644, an existing one keeps its mode. On any error (the disk is full) the temporary file is
+    removed and the error raised: nothing is left behind."""
+    path = Path(path)
     try:
         mode = path.stat().st_mode & 0o7777
     except FileNotFoundError:
         mode = 0o644
     fd, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as temp:
-            temp.write(text)
+        with os.fdopen(fd, "wb") as temp:
+            temp.write(data)
             temp.flush()
             os.fsync(temp.fileno())
         os.chmod(temp_name, mode)

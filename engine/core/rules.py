@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterator
 
+from engine.core.text import seq_text
+
 
 @dataclass(frozen=True, slots=True)
 class Rule:
@@ -93,13 +95,6 @@ class Verdicts:
 
     def note(self, text: str) -> None:
         self.notes.append(text)
-
-
-def seq_text(n: int) -> str:
-    """A seq (or any integer) for a message; one of more than 20 digits is cut to its ends and
-    its length, so a 500-digit seq in a hostile log does not fill the screen."""
-    text = str(n)
-    return text if len(text) <= 20 else f"{text[:6]}...{text[-6:]} ({len(text)} digits)"
 
 
 @dataclass(frozen=True, slots=True)

@@ -49,6 +49,7 @@ Refusals (`rejects.rule` besides the reader's LOG-* rules):
     STORE-UNSEALED     the log has no hash chain (seal it first: `ledger seal FILE`)
     STORE-CHAIN        the hash chain is broken (an edited, inserted, deleted or reordered line)
     STORE-CONTRADICTS  the store holds a different history for this game id
+    STORE-MANY-GAMES   the file holds several games, concatenated (`ledger split FILE` them)
 
 Concurrency. DuckDB lets one process at a time open a database file for writing; any other open
 of it, even read-only, fails with "Could not set lock on file" (read-only opens share the file

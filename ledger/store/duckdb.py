@@ -3,9 +3,13 @@ transactions by one writer at a time (see the package doc for the concurrency ru
 
 from __future__ import annotations
 
+import errno
+import hashlib
 import json
 import os
 import re
+import shutil
+import tempfile
 import threading
 import time
 from contextlib import contextmanager
@@ -30,7 +34,7 @@ from ledger.store.mapper import (_ArrowStream, _Batch, _Carry, _default_extract,
                                  judge_resumable, read_fingerprint)
 from ledger.store.models import (GENERIC_MODELS, FindingRow, GameRow, RejectRow, SnapshotRow)
 from ledger.store.refusals import (_dropped_lines, _line_text, _refusal, _Refusal, _sealed_onto)
-from replay.logfile import LogRead, format_line, path_problem, read_log_text
+from replay.logfile import LogRead, format_line, path_problem, read_log_text, write_atomically
 
 DEFAULT_DB = "ledger.duckdb"
 DB_ENV = "LEDGER_DB"
@@ -218,6 +222,9 @@ class DuckDBStore(CampaignLinks, EventStore):
                     pass  # a failed COMMIT has rolled back already
                 if isinstance(exc, (duckdb.ConstraintException, duckdb.TransactionException)):
                     raise _WriteRefused(exc) from exc
+                if isinstance(exc, duckdb.Error):
+                    raise StoreError(f"cannot write the store {self.path}: "
+                                     f"{_io_reason(exc)}") from exc
                 raise
 
     def _insert(self, table: str, frame: pl.DataFrame, select_list: str = "*") -> None:
@@ -279,12 +286,15 @@ class DuckDBStore(CampaignLinks, EventStore):
                 if batch is not None:
                     self._commit(batch, outcomes, on_outcome, clock)
                     batch = None
-            except BaseException:
+            except BaseException as exc:
                 if batch is not None:
                     try:
                         self._con.execute("ROLLBACK")
                     except duckdb.Error:
                         pass
+                if isinstance(exc, duckdb.Error):    # the disk is full, the file went away...
+                    raise StoreError(f"cannot write the store {self.path}: "
+                                     f"{_io_reason(exc)}") from exc
                 raise
         return outcomes
 
@@ -826,29 +836,88 @@ class DuckDBStore(CampaignLinks, EventStore):
         out = Path(out)
         data = log_text(self.events(game_id)).encode("utf-8")
         out.parent.mkdir(parents=True, exist_ok=True)
-        temp = out.with_name(f".{out.name}.tmp")
-        temp.write_bytes(data)
-        os.replace(temp, out)
+        write_atomically(out, data)
         return out
 
     def export_parquet(self, out_dir: str | Path, game_id: str | None = None) -> Path:
+        """One file per game, at a path fixed by the game (ruleset=R/date=D/<game>.parquet), each
+        replaced whole: exporting the same store again gives the same lake, and a game exported
+        alone lands where --all puts it. The files are written into a temporary folder under
+        `out_dir` first and moved into place only when all are written, so a full disk leaves
+        the lake as it was (and no temporary files). Files of the former naming
+        (events_<uuid>.parquet) in the partitions written are removed: they held the same rows."""
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
-        where, params = ("WHERE e.game_id = ?", [game_id]) if game_id is not None else ("", [])
         if game_id is not None and self.head(game_id) is None:
             raise GameNotFound(game_id)
-        target = str(out).replace("'", "''")
         with self._lock:
-            self._con.execute(f"""
-                COPY (SELECT e.game_id, e.seq, e.type, e.actor, e."at", e.payload::VARCHAR AS payload,
-                             e.prev, e.hash, e.raw, g.ruleset_version,
-                             coalesce(g.ruleset, 'unknown') AS ruleset,
-                             coalesce(strftime(g.played_on, '%Y-%m-%d'), 'undated') AS date
-                      FROM events e JOIN games g USING (game_id) {where}
-                      ORDER BY e.game_id, e.seq)
-                TO '{target}' (FORMAT parquet, PARTITION_BY (ruleset, date),
-                               OVERWRITE_OR_IGNORE true, FILENAME_PATTERN 'events_{{uuid}}')""",
-                              params).fetchall()
+            ids = [game_id] if game_id is not None else [
+                r[0] for r in self._con.execute("SELECT game_id FROM games ORDER BY game_id").fetchall()]
+        if not ids:
+            return out
+        stems = export_file_stems(ids)
+        temp = Path(tempfile.mkdtemp(dir=out, prefix=".export-", suffix=".tmp"))
+        try:
+            self._copy_parquet(temp, stems)
+            written = sorted(temp.rglob("*.parquet"))
+            moves = []
+            for f in written:       # temp/ruleset=R/date=D/file=STEM/data_0.parquet
+                stem = f.parent.name.removeprefix("file=")
+                target = out / f.parent.parent.relative_to(temp) / f"{stem}.parquet"
+                moves.append((f, target))
+            for f, target in moves:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(f, target)
+            for folder in {target.parent for _, target in moves}:
+                for old in folder.glob("events_*.parquet"):
+                    old.unlink()
+        except duckdb.Error as exc:
+            raise StoreError(f"cannot write the Parquet files under {out}: "
+                             f"{_io_reason(exc)}") from exc
+        finally:
+            shutil.rmtree(temp, ignore_errors=True)
         return out
 
+    def _copy_parquet(self, temp: Path, stems: dict[str, str]) -> None:
+        """COPY the games' events into `temp`, one folder per game (file=<stem>) in its
+        ruleset=R/date=D partition."""
+        target = str(temp).replace("'", "''")
+        names = pl.DataFrame({"game_id": list(stems), "file": list(stems.values())},
+                             schema={"game_id": pl.String, "file": pl.String})
+        with self._lock:
+            self._con.register("_ledger_export", _ArrowStream(names))
+            try:
+                self._con.execute(f"""
+                    COPY (SELECT e.game_id, e.seq, e.type, e.actor, e."at",
+                                 e.payload::VARCHAR AS payload, e.prev, e.hash, e.raw,
+                                 g.ruleset_version, coalesce(g.ruleset, 'unknown') AS ruleset,
+                                 coalesce(strftime(g.played_on, '%Y-%m-%d'), 'undated') AS date,
+                                 x.file
+                          FROM events e JOIN games g USING (game_id)
+                          JOIN _ledger_export x USING (game_id)
+                          ORDER BY e.game_id, e.seq)
+                    TO '{target}' (FORMAT parquet, PARTITION_BY (ruleset, date, file),
+                                   FILENAME_PATTERN 'data_{{i}}')""").fetchall()
+            finally:
+                self._con.unregister("_ledger_export")
 
+
+def export_file_stems(ids: Sequence[str]) -> dict[str, str]:
+    """A file name (without .jsonl or .parquet) per game id, safe in any file system and the
+    same for a game whatever else is exported: the id with odd characters as '_', and when that changes
+    it, a short hash of the id (so two ids never share a file)."""
+    stems = {}
+    for gid in ids:
+        safe = re.sub(r"[^A-Za-z0-9._-]", "_", gid).lstrip(".") or "game"
+        if safe != gid:
+            safe += "-" + hashlib.sha256(gid.encode("utf-8")).hexdigest()[:8]
+        stems[gid] = safe
+    return stems
+
+
+def _io_reason(exc: BaseException) -> str:
+    """An I/O error's message, saying plainly when the disk is full."""
+    text = str(exc)
+    if "No space left" in text or getattr(exc, "errno", None) == errno.ENOSPC:
+        return f"the disk is full ({text})"
+    return text

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
-from engine.core.rules import seq_text
+from engine.core.text import seq_text
 from replay.logfile import LogRead, read_log_text
 
 if TYPE_CHECKING:
