@@ -4,11 +4,13 @@ exit code here and nowhere else."""
 from __future__ import annotations
 
 import os
+from collections import Counter
 from pathlib import Path
 from typing import Any, Optional
 
 import typer
 
+from engine.core.text import plural
 from ledger import exitcodes
 from ledger.datafiles import DataFileError, DataFiles, data_for, data_of_log, with_data_options
 from replay.logfile import LogFileError, read_log
@@ -203,7 +205,28 @@ def audit(
         prog.stop()
     if as_json:
         _emit_json(reports if len(files) > 1 else reports[0])
+    elif len(files) > 1:
+        for line in _audit_summary(reports):
+            typer.echo(line)
     raise typer.Exit(worst)
+
+
+def _audit_summary(reports: list[dict]) -> list[str]:
+    """The end of an audit of many files: files (and how many could not be read), games, how
+    many have findings, and the findings by rule, most frequent first."""
+    judged = [r for r in reports if "error" not in r]
+    unreadable = len(reports) - len(judged)
+    games = sum(r["games"] for r in judged)
+    with_findings = sum(1 for r in judged if r["findings"] or r["fatal"])
+    by_rule = Counter(f["rule"] for r in judged for f in r["findings"])
+    head = (f"audited {plural(len(reports), 'file')}"
+            + (f" ({unreadable} could not be read)" if unreadable else "")
+            + f": {plural(games, 'game')}, {with_findings} of {plural(len(judged), 'file')} "
+              f"with findings, {len(judged) - with_findings} without; "
+            + (f"{plural(sum(by_rule.values()), 'finding')} by rule:" if by_rule else "no findings"))
+    width = max((len(rule) for rule in by_rule), default=0)
+    return ["", head] + [f"  {rule.ljust(width)}  {n:>6,}"
+                         for rule, n in sorted(by_rule.items(), key=lambda kv: (-kv[1], kv[0]))]
 
 
 def _judged_files(files: list[Path], db: Optional[Path], strict: bool,
@@ -240,7 +263,8 @@ def _check_in_campaign(j: Judgement, path: Path, campaign_file: Path) -> None:
 
 
 def _audit_dict(j: Judgement) -> dict:
-    return {"file": j.file, "game": j.game_id, "ruleset": j.ruleset, "version": j.ruleset_version,
+    return {"file": j.file, "game": j.game_id, "games": j.games_in_file if j.events else 0,
+            "ruleset": j.ruleset, "version": j.ruleset_version,
             "data": j.data_digest, "events": j.events, "clean": j.clean, "fatal": j.fatal,
             "chain_ok": j.chain_ok, "findings": [f.as_dict() for f in j.findings],
             "result": j.result_dict()}
@@ -438,3 +462,4 @@ from ledger import cli_odds  # noqa: E402,F401
 from ledger import cli_store  # noqa: E402,F401
 from ledger import cli_analytics  # noqa: E402,F401
 from ledger import cli_campaign  # noqa: E402,F401
+from ledger import cli_split  # noqa: E402,F401
