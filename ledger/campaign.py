@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.ruleset import get_ruleset, rulesets
+from engine.core.text import plural
 from replay.logfile import LogFileError, path_problem, read_log, read_log_text
 from replay.judge import Finding, Judgement, judge
 
@@ -274,7 +275,7 @@ def game_findings_in(c: Campaign, j: Judgement, start: dict, base: str | Path = 
     before = world_before_game(c, game_no, base, data)
     if before is None:
         return [_finding(c, j.file, "RL-CAMPAIGN-ORDER", f"the game calls itself game {game_no}; campaign "
-                         f"{c.name!r} has {len(c.games)} games, so its next is game {c.next_game}")]
+                         f"{c.name!r} has {plural(len(c.games), 'game')}, so its next is game {c.next_game}")]
     return _h(c).fits(c, j, start, game_no, before, data)
 
 

@@ -200,7 +200,7 @@ def audit(
             if j.fatal and not j.findings:
                 typer.echo(f"{j.file}: cannot be judged: {j.fatal}")
             if not j.findings and not j.fatal:
-                typer.echo(f"{j.file}: clean ({j.events} events)")
+                typer.echo(f"{j.file}: clean ({plural(j.events, 'event')})")
     if prog:
         prog.stop()
     if as_json:
@@ -422,7 +422,7 @@ def seal(
     except OSError as exc:
         err.print(f"ledger: cannot write {target}: {os_reason(exc)}; {target} is unchanged")
         raise typer.Exit(exitcodes.UNREADABLE)
-    typer.echo(f"sealed {len(sealed)} events into {target}; head {sealed[-1]['hash']}")
+    typer.echo(f"sealed {plural(len(sealed), 'event')} into {target}; head {sealed[-1]['hash']}")
 
 
 @app.command()

@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
+from engine.core.text import plural
 from ledger import exitcodes
 from ledger.cli_base import CsvOpt, JsonOpt, app, emit_csv, err, os_reason, print_table, write_problem
 from ledger.cli_store import DbOpt, _open
@@ -87,7 +88,7 @@ def dashboard(
     finally:
         if bar:
             bar.stop()
-    out.print(f"wrote {out_path} ({report.bytes / 1e6:.1f} MB): {len(report.charts)} charts over "
+    out.print(f"wrote {out_path} ({report.bytes / 1e6:.1f} MB): {plural(len(report.charts), 'chart')} over "
               f"{tables.title}" + (f"; left out for lack of data: {', '.join(report.skipped)}"
                                    if report.skipped else ""))
 

@@ -14,10 +14,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from engine.core.text import plural
 from ledger import exitcodes
 from ledger.cli_base import (CsvOpt, JsonOpt, _emit_json, app, emit_csv, err, os_reason,
                              print_table, write_problem)
-from engine.core.text import plural
 
 DbOpt = typer.Option("ledger.duckdb", "--db", envvar="LEDGER_DB",
                      help="The store: a DuckDB file (env LEDGER_DB).")
@@ -341,7 +341,8 @@ def check_db(db: Path = DbOpt, as_json: bool = JsonOpt) -> None:
         _emit_json({"db": str(db), "ok": report.ok, "games": report.games,
                     "events": report.events, "problems": report.problems})
     elif report.ok:
-        out.print(f"{db}: ok — {report.games} games, {report.events} events, every chain intact")
+        out.print(f"{db}: ok — {plural(report.games, 'game')}, {plural(report.events, 'event')}, "
+                  f"every chain intact", markup=False)
     else:
         for problem in report.problems:
             out.print(f"{db}: {problem}", markup=False)

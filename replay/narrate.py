@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from engine.core.ruleset import get_ruleset, ruleset_names
+from engine.core.text import plural
 from replay.judge import Judgement, StepRecord
 
 _SHORT = {"footman": "F", "archer": "A", "cavalry": "C", "siege": "S"}
@@ -120,8 +121,9 @@ def board_lines(view: dict | None, indent: str = "    ") -> list[str]:
         if info.get("mercenary"):
             ctrl = f", played by {info['controller']}" if info.get("controller") else ""
             marker += f" (Mercenary Army{ctrl})"
-        out.append(f"{indent}{p}{marker}: {info['coins']} coins, {info['crowns']} crowns, "
-                   f"{info['territories']} territories — " + "; ".join(held))
+        out.append(f"{indent}{p}{marker}: {plural(info['coins'], 'coin')}, "
+                   f"{plural(info['crowns'], 'crown')}, "
+                   f"{plural(info['territories'], 'territory', 'territories')} — " + "; ".join(held))
     for team in view.get("teams") or []:
         out.append(f"{indent}team: {' and '.join(team)}")
     return out
@@ -245,7 +247,8 @@ def result_lines(j: Judgement) -> list[str]:
     n_illegal = sum(1 for f in j.findings if f.kind == "illegal")
     n_claim = sum(1 for f in j.findings if f.kind == "claim")
     n_log = sum(1 for f in j.findings if f.kind == "log")
-    out.append(f"  findings: {n_illegal} illegal, {n_claim} wrong claims, {n_log} log problems; "
+    out.append(f"  findings: {n_illegal} illegal, {plural(n_claim, 'wrong claim')}, "
+               f"{plural(n_log, 'log problem')}; "
                f"chain {'intact' if j.chain_ok else 'NOT intact'}")
     return out
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.core.text import plural
+
 
 def describe_event(type_: str, actor: str | None, payload: Any) -> str:
     """One line for an event, from its payload (as logged)."""
@@ -81,7 +83,14 @@ def board_lines(view: dict | None, indent: str = "    ") -> list[str]:
             continue
         held = [f"{t} {x.get('troops')}" + (f" [{x['city']}]" if x.get("city") else "")
                 for t, x in board.items() if x.get("owner") == p]
-        out.append(f"{indent}{p} ({info.get('faction')}): {info.get('red_stars')} Red Stars, "
-                   f"{info.get('missiles')} missiles, {info.get('cards')} cards ({info.get('resources')} "
-                   f"resources), {info.get('territories')} territories — " + "; ".join(held))
+        out.append(f"{indent}{p} ({info.get('faction')}): {_count(info, 'red_stars', 'Red Star')}, "
+                   f"{_count(info, 'missiles', 'missile')}, {_count(info, 'cards', 'card')} "
+                   f"({_count(info, 'resources', 'resource')}), "
+                   f"{_count(info, 'territories', 'territory', 'territories')} — " + "; ".join(held))
     return out
+
+
+def _count(info: dict, key: str, noun: str, nouns: str | None = None) -> str:
+    """info[key] with its noun, agreeing ('1 missile', '3 Red Stars'); '? missiles' if absent."""
+    n = info.get(key)
+    return plural(n, noun, nouns) if isinstance(n, int) else f"{n} {nouns or noun + 's'}"

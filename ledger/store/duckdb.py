@@ -23,6 +23,7 @@ import polars as pl
 from sqlalchemy import func
 from sqlmodel import Session, SQLModel, create_engine, select
 
+from engine.core.text import plural
 from ledger.store.analytics_tables import ANALYTICS_MODELS, ANALYTICS_TABLES
 from ledger.store.campaigns import CAMPAIGN_MODELS, CampaignLinks, _report_links
 from ledger.store.errors import (ConcurrencyConflict, GameNotFound, InvalidAppend, NotAStore,
@@ -779,7 +780,7 @@ class DuckDBStore(CampaignLinks, EventStore):
             for gid, n in con.execute(
                     "SELECT game_id, count(*) FROM events WHERE game_id NOT IN "
                     "(SELECT game_id FROM games) GROUP BY game_id ORDER BY game_id").fetchall():
-                problems.append(f"game {gid!r}: {n} events with no row in the games table")
+                problems.append(f"game {gid!r}: {plural(n, 'event')} with no row in the games table")
             for gid, seq in con.execute("""
                     SELECT game_id, seq FROM (
                         SELECT game_id, seq, prev,
@@ -804,7 +805,7 @@ class DuckDBStore(CampaignLinks, EventStore):
                 for gid, n in con.execute(
                         f"SELECT game_id, count(*) FROM {table} WHERE game_id NOT IN "
                         f"(SELECT game_id FROM games) GROUP BY game_id ORDER BY game_id").fetchall():
-                    problems.append(f"game {gid!r}: {n} rows in {table} with no row in the "
+                    problems.append(f"game {gid!r}: {plural(n, 'row')} in {table} with no row in the "
                                     f"games table")
             problems += self._check_campaigns()
             problems += self._check_lines()
