@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from engine.core.data import DataShapeError, parse_json
 from engine.core.ruleset import get_ruleset, rulesets
 from engine.core.text import plural
 from replay.logfile import LogFileError, path_problem, read_log, read_log_text
@@ -122,11 +123,16 @@ def load_campaign(path: str | Path) -> Campaign:
             raise CampaignError(f"{path}: no such campaign file")
         raise CampaignError(problem)
     try:
-        raw = json.loads(path.read_text("utf-8"))
+        raw = parse_json(path.read_text("utf-8"), str(path))
     except FileNotFoundError as exc:
         raise CampaignError(f"{path}: no such campaign file") from exc
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise CampaignError(f"{path}: not a campaign file ({exc})") from exc
+    except DataShapeError as exc:
+        why = str(exc).removeprefix(f"{path}: ")
+        raise CampaignError(f"{path}: not a campaign file ({why})") from exc
+    except UnicodeDecodeError as exc:
+        raise CampaignError(f"{path}: not a campaign file (not UTF-8 text)") from exc
+    except OSError as exc:
+        raise CampaignError(f"{path}: cannot be read ({exc.strerror or exc})") from exc
     if not isinstance(raw, dict) or raw.get("format") != FORMAT:
         raise CampaignError(f"{path}: not a campaign file (no \"format\": \"{FORMAT}\")")
     if raw.get("version") != VERSION:

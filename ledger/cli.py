@@ -184,8 +184,10 @@ def audit(
             if campaign is not None:
                 _check_in_campaign(j, path, campaign)
         except LogFileError as exc:
-            err.print(f"ledger: {exc}")
-            reports.append({"file": str(path), "error": str(exc)})
+            why = (f"{path}: is a directory with no *.jsonl log file under it" if path.is_dir()
+                   else str(exc))
+            err.print(f"ledger: {why}")
+            reports.append({"file": str(path), "error": why})
             worst = max(worst, exitcodes.UNREADABLE)
             continue
         finally:
@@ -256,7 +258,7 @@ def _check_in_campaign(j: Judgement, path: Path, campaign_file: Path) -> None:
     try:
         c = load_campaign(campaign_file)
     except (CampaignError, OSError, ValueError) as exc:
-        err.print(f"ledger: cannot use the campaign {campaign_file}: {exc}")
+        err.print(f"ledger: cannot use the campaign: {exc}")
         raise typer.Exit(exitcodes.UNREADABLE)
     start = read_log(path).events[0].payload if path.exists() else {}
     j.findings.extend(game_findings_in(c, j, start, campaign_file.parent))

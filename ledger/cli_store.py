@@ -29,8 +29,13 @@ BUSY_WAIT_SECONDS = 10.0
 out = Console(highlight=False, soft_wrap=True)
 
 
-def _open(db: Path, *, read_only: bool = False):
+def _open(db: Path, *, read_only: bool = False, must_exist: bool = False):
+    """The store at `db` (created when a writer opens a missing one, unless `must_exist`), or
+    a message and exit 2."""
     from ledger.store import StoreError, open_store
+    if must_exist and not db.exists():
+        err.print(f"ledger: {db}: no such file (no store at this path; ledger ingest creates one)")
+        raise typer.Exit(exitcodes.UNREADABLE)
     try:
         wait = float(os.environ.get("LEDGER_DB_WAIT", BUSY_WAIT_SECONDS))
         return open_store(db, read_only=read_only, wait=wait)
@@ -299,7 +304,7 @@ def recheck(db: Path = DbOpt, as_json: bool = JsonOpt) -> None:
     """
     from ledger.store import StoreError
 
-    store = _open(db)
+    store = _open(db, must_exist=True)
     try:
         total = len(store.games())
         bar = _bar(total, "rechecking")

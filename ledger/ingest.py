@@ -106,11 +106,12 @@ class IngestReport:
 
 def log_paths(paths: Iterable[str | Path]) -> list[Path]:
     """The log files to ingest: each file as given, each directory's *.jsonl files (recursive,
-    sorted). A path that does not exist is kept, so that reading it reports it."""
+    sorted). A path that does not exist, and a directory with no *.jsonl file, is kept, so that
+    reading it reports it."""
     found: list[Path] = []
     for path in map(Path, paths):
         if path.is_dir():
-            found.extend(sorted(p for p in path.rglob("*.jsonl") if p.is_file()))
+            found.extend(sorted(p for p in path.rglob("*.jsonl") if p.is_file()) or [path])
         else:
             found.append(path)
     return found
@@ -159,7 +160,9 @@ def read_source(path: Path) -> LogRead:
     try:
         return read_log(path)
     except LogFileError as exc:
-        problem = LogProblem(None, None, "STORE-UNREADABLE", str(exc))
+        why = (f"{path}: is a directory with no *.jsonl log file under it" if path.is_dir()
+               else str(exc))
+        problem = LogProblem(None, None, "STORE-UNREADABLE", why)
         return LogRead(str(path), [], [problem], sealed=False, chain_ok=False, head=None)
 
 

@@ -71,12 +71,15 @@ CHAIN_BREAKING_RULES = frozenset(
     {"LOG-HASH", "LOG-CHAIN", "LOG-SEQ-GAP", "LOG-SEQ-ORDER", "LOG-SEQ-DUPLICATE", "LOG-FIRST-SEQ"}
 )
 
+# The largest seq: the largest integer every JSON reader reads exactly (RFC 8259, section 6)
+MAX_SEQ = 2**53 - 1
+
 _KNOWN_KEYS = frozenset(ENVELOPE_KEYS)
 _REQUIRED_KEYS = ("v", "game", "seq", "type", "actor", "payload")
 _EXPECTED = {
     "v": f"the int {FORMAT_VERSION}",
     "game": "a non-empty string (the game id)",
-    "seq": "an int >= 0",
+    "seq": f"an int from 0 to {MAX_SEQ:,} (2**53 - 1)",
     "type": "a non-empty string (the event type)",
     "actor": "a string (a player id) or null",
     "payload": "a JSON object",
@@ -422,7 +425,7 @@ def _check_lines(lines: list[str], undecodable: dict[int, str], name: str) -> Lo
         if not (
             v == FORMAT_VERSION and type(v) is int
             and type(game_id) is str and game_id
-            and type(seq) is int and seq >= 0
+            and type(seq) is int and 0 <= seq <= MAX_SEQ
             and type(event_type) is str and event_type
             and (actor is None and "actor" in envelope or type(actor) is str)
             and type(payload) is dict
@@ -432,7 +435,7 @@ def _check_lines(lines: list[str], undecodable: dict[int, str], name: str) -> Lo
         ):
             faults, passable = _envelope_faults(envelope)
             if not passable:
-                good_seq = seq if type(seq) is int and seq >= 0 else None
+                good_seq = seq if type(seq) is int and 0 <= seq <= MAX_SEQ else None
                 where = _where(line, good_seq)
                 if at is not None and not (type(at) is str and _is_rfc3339(at)):
                     faults.append(_at_fault(at))
@@ -685,7 +688,7 @@ def _is_valid(key: str, value: Any) -> bool:
     if key in ("game", "type"):
         return type(value) is str and value != ""
     if key == "seq":
-        return type(value) is int and value >= 0
+        return type(value) is int and 0 <= value <= MAX_SEQ
     if key == "actor":
         return value is None or type(value) is str
     if key == "payload":
@@ -717,13 +720,13 @@ def _envelope_faults(envelope: dict) -> tuple[list[str], bool]:
             )
         else:
             faults.append(
-                f'"{key}" must be {_EXPECTED[key]}, found {value!r} ({_json_kind(value)})'
+                f'"{key}" must be {_EXPECTED[key]}, found {_value_text(value)} ({_json_kind(value)})'
             )
     for key in ("prev", "hash"):
         if key in envelope and envelope[key] is not None and not _is_valid(key, envelope[key]):
             value = envelope[key]
             faults.append(
-                f'"{key}" must be {_EXPECTED[key]}, found {value!r} ({_json_kind(value)}); '
+                f'"{key}" must be {_EXPECTED[key]}, found {_value_text(value)} ({_json_kind(value)}); '
                 f"read as absent"
             )
     unknown = [key for key in envelope if key not in _KNOWN_KEYS]
@@ -734,6 +737,14 @@ def _envelope_faults(envelope: dict) -> tuple[list[str], bool]:
             f"expected only {', '.join(ENVELOPE_KEYS)}"
         )
     return faults, passable
+
+
+def _value_text(value: Any) -> str:
+    """A found value for a message, cut short when long (a 500-digit number, a long string)."""
+    if type(value) is int:
+        return seq_text(value)
+    text = repr(value)
+    return text if len(text) <= _EXCERPT_CHARS else text[:_EXCERPT_CHARS] + "..."
 
 
 def _at_fault(at: Any) -> str:

@@ -439,8 +439,12 @@ def test_LOG_TRUNCATED_for_a_last_line_cut_inside_a_multibyte_character(tmp_path
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"seq": "5"}, "\"seq\" must be an int >= 0, found '5' (string)"),
-        ({"seq": -1}, '"seq" must be an int >= 0, found -1 (number)'),
+        ({"seq": "5"}, "\"seq\" must be an int from 0 to 9,007,199,254,740,991 (2**53 - 1), "
+                       "found '5' (string)"),
+        ({"seq": -1}, '"seq" must be an int from 0 to 9,007,199,254,740,991 (2**53 - 1), found -1 '
+                      '(number)'),
+        ({"seq": int("9" * 500)}, '"seq" must be an int from 0 to 9,007,199,254,740,991 '
+                                  '(2**53 - 1), found 999999...999999 (500 digits) (number)'),
         ({"payload": [1, 2]}, '"payload" must be a JSON object, found [1, 2] (array)'),
         ({"v": 2}, "unsupported format version 2; this ledger reads version 1"),
         ({"v": "1"}, "\"v\" must be the int 1, found '1' (string)"),
@@ -448,7 +452,7 @@ def test_LOG_TRUNCATED_for_a_last_line_cut_inside_a_multibyte_character(tmp_path
         ({"type": None}, '"type" must be a non-empty string (the event type), found None (null)'),
         ({"actor": 7}, '"actor" must be a string (a player id) or null, found 7 (number)'),
     ],
-    ids=["seq-string", "seq-negative", "payload-list", "version-2", "version-string",
+    ids=["seq-string", "seq-negative", "seq-500-digits", "payload-list", "version-2", "version-string",
          "game-empty", "type-null", "actor-number"],
 )
 def test_LOG_ENVELOPE_for_a_required_key_of_the_wrong_type_and_the_event_is_dropped(

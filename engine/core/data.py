@@ -38,8 +38,16 @@ def read_data_file(package: str, default_name: str, path: str | Path | None = No
         raise DataShapeError(f"{label}: is not UTF-8 text ({exc.reason} at byte {exc.start})") from exc
     except OSError as exc:
         raise DataShapeError(f"{label}: cannot be read ({exc.strerror or exc})") from exc
+    raw = parse_json(text, label)
+    return raw, sha256_hex(canonical_json(raw))
+
+
+def parse_json(text: str, label: str) -> Any:
+    """The JSON value of a data file's `text`: standard JSON only (no NaN or Infinity); every
+    failure a DataShapeError that names `label` and says why in words (not JSON, where; nested
+    too deeply; a number too long), never Python's advice on its own limits."""
     try:
-        raw = json.loads(text, parse_constant=_refuse_constant)
+        return json.loads(text, parse_constant=_refuse_constant)
     except json.JSONDecodeError as exc:
         raise DataShapeError(f"{label}: not valid JSON ({exc.msg} at line {exc.lineno}, "
                              f"col {exc.colno})") from exc
@@ -47,8 +55,7 @@ def read_data_file(package: str, default_name: str, path: str | Path | None = No
         raise DataShapeError(f"{label}: not valid JSON (nested too deeply)") from exc
     except ValueError as exc:    # NaN/Infinity, or an integer longer than Python reads
         why = ("a number with more than 4,300 digits" if "digits" in str(exc) else str(exc))
-        raise DataShapeError(f"{label}: not valid JSON for a data file ({why})") from exc
-    return raw, sha256_hex(canonical_json(raw))
+        raise DataShapeError(f"{label}: not valid JSON ({why})") from exc
 
 
 def data_file_label(path: str | Path | None, default_name: str) -> str:

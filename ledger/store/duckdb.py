@@ -128,6 +128,15 @@ def _connect(path: str, read_only: bool, wait: float) -> duckdb.DuckDBPyConnecti
             delay = min(delay * 2, 0.5)
 
 
+def _is_duckdb_file(path: str) -> bool:
+    """Does the file begin as a DuckDB database does (the magic bytes "DUCK" at offset 8)?"""
+    try:
+        with open(path, "rb") as f:
+            return f.read(12)[8:12] == b"DUCK"
+    except OSError:
+        return True             # let DuckDB say what is wrong with it
+
+
 def open_store(db_path: str | Path | None = None, *, read_only: bool = False,
                wait: float = 0.0) -> "DuckDBStore":
     """Open (and create, unless read_only) the DuckDB store at `db_path` (default: $LEDGER_DB,
@@ -144,6 +153,9 @@ def open_store(db_path: str | Path | None = None, *, read_only: bool = False,
                 raise StoreError(f"{path}: no such file (no store at this path; ledger ingest "
                                  f"creates one)")
             raise StoreError(problem)
+        if Path(path).exists() and not _is_duckdb_file(path):
+            # DuckDB would open a JSON or CSV file as an in-memory database over it
+            raise NotAStore(f"{path} is not a ledger store (not a DuckDB database file)")
         parent = Path(path).parent
         if not read_only and not parent.is_dir():
             raise StoreError(f"{path}: cannot create a store there: {parent}: "
