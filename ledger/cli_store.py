@@ -127,9 +127,13 @@ def _print_ingest(report: Any, db: Path) -> None:
                 out.print(f"      {reject.format()}", markup=False)
     lines = report.line_rejects
     if lines:
-        out.print(f"lines not stored ({len(lines)}), kept in the rejects table:")
-        for reject in lines:
-            out.print(f"  {reject.format()}", markup=False)
+        out.print(f"lines not stored ({report.counts()['lines not stored']}), kept in the rejects "
+                  f"table:")
+        seen: set[tuple[str, int | None]] = set()
+        for reject in lines:           # a line's further problems under its first
+            where = (reject.file, reject.line)
+            out.print(f"{'      ' if where in seen else '  '}{reject.format()}", markup=False)
+            seen.add(where)
 
 
 def _print_campaigns(report: Any) -> None:

@@ -69,7 +69,7 @@ class IngestReport:
             "games already there": len(self.of("present")),
             "games with findings": sum(1 for o in stored if o.findings),
             "files rejected": len(self.of("rejected")),
-            "lines not stored": len(self.line_rejects),
+            "lines not stored": len({(r.file, r.line) for r in self.line_rejects}),
         }
 
     def summary(self, into: str) -> str:
