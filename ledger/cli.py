@@ -125,6 +125,9 @@ def replay(
         except ValueError as exc:
             err.print(f"ledger: cannot draw {file}: {exc}")
             raise typer.Exit(exitcodes.UNREADABLE)
+        except OSError as exc:
+            err.print(f"ledger: cannot write {html}: {os_reason(exc)}")
+            raise typer.Exit(exitcodes.UNREADABLE)
         err.print(f"wrote {html}")
     if as_json:
         from replay.narrate import _matches
