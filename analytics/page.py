@@ -18,6 +18,8 @@ from typing import Mapping
 import plotly.graph_objects as go
 import polars as pl
 
+from replay.logfile import write_atomically
+
 CONFIG = {"displaylogo": False}
 # Charts have a fixed size (CHART_WIDTH x CHART_HEIGHT) in a grid of fixed columns: a chart
 # drawn to fit its column would be drawn before the page's layout settles and stay wrong.
@@ -98,9 +100,7 @@ def write_page(page: str, out: str | Path) -> int:
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     data = page.encode("utf-8")
-    temp = out.with_name(f".{out.name}.tmp")
-    temp.write_bytes(data)
-    temp.replace(out)
+    write_atomically(out, data)         # no temporary file is left behind on error
     return len(data)
 
 

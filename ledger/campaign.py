@@ -20,8 +20,10 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from engine.core.data import DataShapeError, parse_json
 from engine.core.ruleset import get_ruleset, rulesets
-from replay.logfile import LogFileError, read_log, read_log_text
+from engine.core.text import plural
+from replay.logfile import LogFileError, path_problem, read_log, read_log_text
 from replay.judge import Finding, Judgement, judge
 
 FORMAT = "ledger-campaign"
@@ -109,14 +111,24 @@ def campaign_path(arg: str | Path) -> Path:
 
 def load_campaign(path: str | Path) -> Campaign:
     path = Path(path)
+    problem = path_problem(path, "a campaign file")
+    if problem is not None:
+        if not path.exists() and not path.is_symlink():
+            raise CampaignError(f"{path}: no such campaign file")
+        raise CampaignError(problem)
     try:
-        raw = json.loads(path.read_text("utf-8"))
+        raw = parse_json(path.read_text("utf-8"), str(path))
     except FileNotFoundError as exc:
         raise CampaignError(f"{path}: no such campaign file") from exc
     except IsADirectoryError as exc:
         raise CampaignError(f"{path}: is a directory, not a campaign file") from exc
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
-        raise CampaignError(f"{path}: not a campaign file ({exc})") from exc
+    except DataShapeError as exc:
+        why = str(exc).removeprefix(f"{path}: ")
+        raise CampaignError(f"{path}: not a campaign file ({why})") from exc
+    except UnicodeDecodeError as exc:
+        raise CampaignError(f"{path}: not a campaign file (not UTF-8 text)") from exc
+    except OSError as exc:
+        raise CampaignError(f"{path}: cannot be read ({exc.strerror or exc})") from exc
     if not isinstance(raw, dict) or raw.get("format") != FORMAT:
         raise CampaignError(f"{path}: not a campaign file (no \"format\": \"{FORMAT}\")")
     if raw.get("version") != VERSION:
@@ -267,7 +279,7 @@ def game_findings_in(c: Campaign, j: Judgement, start: dict, base: str | Path = 
     before = world_before_game(c, game_no, base, data)
     if before is None:
         return [_finding(c, j.file, _h(c).order_rule, f"the game calls itself game {game_no}; campaign "
-                         f"{c.name!r} has {len(c.games)} games, so its next is game {c.next_game}")]
+                         f"{c.name!r} has {plural(len(c.games), 'game')}, so its next is game {c.next_game}")]
     return _h(c).fits(c, j, start, game_no, before, data)
 
 

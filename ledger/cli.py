@@ -4,19 +4,21 @@ exit code here and nowhere else."""
 from __future__ import annotations
 
 import os
+from collections import Counter
 from pathlib import Path
 from typing import Any, Optional
 
 import typer
 
 from engine.core.ruleset import get_ruleset, ruleset_names
+from engine.core.text import plural
 from ledger import exitcodes
 from ledger.datafiles import DataFileError, DataFiles, data_for, data_of_log, with_data_options
 from replay.logfile import LogFileError, read_log
 from replay.judge import Finding, Judgement, judge
 from replay.narrate import filter_problem, narrate, steps_json
 
-from ledger.cli_base import JsonOpt, _emit_json, _progress, app, err  # noqa: E402,F401
+from ledger.cli_base import JsonOpt, _emit_json, _progress, app, err, os_reason, write_problem  # noqa: E402,F401
 
 DbOpt = typer.Option(None, "--db", envvar="LEDGER_DB",
                      help="A store (DuckDB file) to look up game ids in (env LEDGER_DB; default ledger.duckdb).")
@@ -145,6 +147,9 @@ def replay(
         except ValueError as exc:
             err.print(f"ledger: cannot draw {file}: {exc}")
             raise typer.Exit(exitcodes.UNREADABLE)
+        except OSError as exc:
+            err.print(f"ledger: cannot write {html}: {os_reason(exc)}")
+            raise typer.Exit(exitcodes.UNREADABLE)
         err.print(f"wrote {html}")
         if drawn.unplaced:
             err.print(f"ledger: warning: the map of {html} leaves out "
@@ -207,8 +212,10 @@ def audit(
             if campaign is not None:
                 _check_in_campaign(j, path, campaign)
         except LogFileError as exc:
-            err.print(f"ledger: {exc}")
-            reports.append({"file": str(path), "error": str(exc)})
+            why = (f"{path}: is a directory with no *.jsonl log file under it" if path.is_dir()
+                   else str(exc))
+            err.print(f"ledger: {why}")
+            reports.append({"file": str(path), "error": why})
             worst = max(worst, exitcodes.UNREADABLE)
             continue
         finally:
@@ -223,12 +230,33 @@ def audit(
             if j.fatal and not j.findings:
                 typer.echo(f"{j.file}: cannot be judged: {j.fatal}")
             if not j.findings and not j.fatal:
-                typer.echo(f"{j.file}: clean ({j.events} events)")
+                typer.echo(f"{j.file}: clean ({plural(j.events, 'event')})")
     if prog:
         prog.stop()
     if as_json:
         _emit_json(reports if len(files) > 1 else reports[0])
+    elif len(files) > 1:
+        for line in _audit_summary(reports):
+            typer.echo(line)
     raise typer.Exit(worst)
+
+
+def _audit_summary(reports: list[dict]) -> list[str]:
+    """The end of an audit of many files: files (and how many could not be read), games, how
+    many have findings, and the findings by rule, most frequent first."""
+    judged = [r for r in reports if "error" not in r]
+    unreadable = len(reports) - len(judged)
+    games = sum(r["games"] for r in judged)
+    with_findings = sum(1 for r in judged if r["findings"] or r["fatal"])
+    by_rule = Counter(f["rule"] for r in judged for f in r["findings"])
+    head = (f"audited {plural(len(reports), 'file')}"
+            + (f" ({unreadable} could not be read)" if unreadable else "")
+            + f": {plural(games, 'game')}, {with_findings} of {plural(len(judged), 'file')} "
+              f"with findings, {len(judged) - with_findings} without; "
+            + (f"{plural(sum(by_rule.values()), 'finding')} by rule:" if by_rule else "no findings"))
+    width = max((len(rule) for rule in by_rule), default=0)
+    return ["", head] + [f"  {rule.ljust(width)}  {n:>6,}"
+                         for rule, n in sorted(by_rule.items(), key=lambda kv: (-kv[1], kv[0]))]
 
 
 def _judged_files(files: list[Path], db: Optional[Path], strict: bool,
@@ -258,14 +286,15 @@ def _check_in_campaign(j: Judgement, path: Path, campaign_file: Path) -> None:
     try:
         c = load_campaign(campaign_file)
     except (CampaignError, OSError, ValueError) as exc:
-        err.print(f"ledger: cannot use the campaign {campaign_file}: {exc}")
+        err.print(f"ledger: cannot use the campaign: {exc}")
         raise typer.Exit(exitcodes.UNREADABLE)
     start = read_log(path).events[0].payload if path.exists() else {}
     j.findings.extend(game_findings_in(c, j, start, campaign_file.parent))
 
 
 def _audit_dict(j: Judgement) -> dict:
-    return {"file": j.file, "game": j.game_id, "ruleset": j.ruleset, "version": j.ruleset_version,
+    return {"file": j.file, "game": j.game_id, "games": j.games_in_file if j.events else 0,
+            "ruleset": j.ruleset, "version": j.ruleset_version,
             "data": j.data_digest, "events": j.events, "clean": j.clean, "fatal": j.fatal,
             "chain_ok": j.chain_ok, "findings": [f.as_dict() for f in j.findings],
             "result": j.result_dict()}
@@ -437,8 +466,17 @@ def seal(
             env["at"] = e.at
         envs.append(env)
     sealed = seal_envelopes(envs)
-    write_log(out or file, sealed)
-    typer.echo(f"sealed {len(sealed)} events into {out or file}; head {sealed[-1]['hash']}")
+    target = out or file
+    problem = write_problem(target)
+    if problem is not None:
+        err.print(f"ledger: cannot write {problem}")
+        raise typer.Exit(exitcodes.UNREADABLE)
+    try:
+        write_log(target, sealed)
+    except OSError as exc:
+        err.print(f"ledger: cannot write {target}: {os_reason(exc)}; {target} is unchanged")
+        raise typer.Exit(exitcodes.UNREADABLE)
+    typer.echo(f"sealed {plural(len(sealed), 'event')} into {target}; head {sealed[-1]['hash']}")
 
 
 @app.command()
@@ -486,3 +524,4 @@ from ledger import cli_odds  # noqa: E402,F401
 from ledger import cli_store  # noqa: E402,F401
 from ledger import cli_analytics  # noqa: E402,F401
 from ledger import cli_campaign  # noqa: E402,F401
+from ledger import cli_split  # noqa: E402,F401

@@ -10,10 +10,10 @@ from typing import List, Optional
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
+from engine.core.text import plural
 from ledger import exitcodes
-from ledger.cli_base import JsonOpt, app, err
+from ledger.cli_base import CsvOpt, JsonOpt, app, emit_csv, err, os_reason, print_table, write_problem
 from ledger.cli_store import DbOpt, _open
 
 TournamentOpt = typer.Option(None, "--tournament", "-T",
@@ -61,6 +61,10 @@ def dashboard(
     """
     from analytics.dashboard import dashboard_steps, write_dashboard
 
+    problem = write_problem(out_path)
+    if problem is not None:
+        err.print(f"ledger: cannot write {problem}")
+        raise typer.Exit(exitcodes.UNREADABLE)
     bar = _progress()
     steps = ("loading the tables", *dashboard_steps())
     task = bar.add_task(steps[0], total=len(steps)) if bar else None
@@ -75,12 +79,12 @@ def dashboard(
         tables = _tables(db, tournament)
         report = write_dashboard(tables, out_path, step=step)
     except OSError as exc:
-        err.print(f"ledger: cannot write {out_path}: {exc}")
+        err.print(f"ledger: cannot write {out_path}: {os_reason(exc)}; {out_path} is unchanged")
         raise typer.Exit(exitcodes.UNREADABLE)
     finally:
         if bar:
             bar.stop()
-    out.print(f"wrote {out_path} ({report.bytes / 1e6:.1f} MB): {len(report.charts)} charts over "
+    out.print(f"wrote {out_path} ({report.bytes / 1e6:.1f} MB): {plural(len(report.charts), 'chart')} over "
               f"{tables.title}" + (f"; left out for lack of data: {', '.join(report.skipped)}"
                                    if report.skipped else ""))
 
@@ -92,13 +96,15 @@ def stats(
     query: Optional[List[str]] = typer.Option(None, "--query", "-q",
                                               help="Only this named query (repeatable)."),
     as_json: bool = JsonOpt,
+    as_csv: bool = CsvOpt,
 ) -> None:
     """The dashboard's numbers: every named query over the stored games (win rates, card use,
     luck, dice fairness; for Risk Legacy the `legacy_*` queries: win rates by faction and
     starting power, Red Stars, each campaign's world game by game...). --json gives them to
-    scripts, one list of rows per query.
+    scripts, one list of rows per query; --csv gives one query (name it with --query) as CSV.
+    Piped, the tables are plain text with every cell and row whole.
 
-    Example: ledger stats --db ledger.duckdb --json --query win_rate_by_seat
+    Example: ledger stats --db ledger.duckdb --json --query win_rate_by_seat; ledger stats --csv -q luckiest_games > luck.csv
     """
     from analytics.dashboard import dashboard_stats, stats_json
     from analytics.queries import QUERIES
@@ -108,18 +114,26 @@ def stats(
         err.print(f"ledger: unknown query {', '.join(map(repr, unknown))}; the queries are: "
                   f"{', '.join(QUERIES)}")
         raise typer.Exit(exitcodes.USAGE)
+    if as_csv and len(query or []) != 1:
+        err.print(f"ledger: --csv writes one query: name it with --query (one of "
+                  f"{', '.join(QUERIES)})")
+        raise typer.Exit(exitcodes.USAGE)
     tables = _tables(db, tournament)
     if as_json:
         typer.echo(stats_json(tables, query or None))
+        return
+    if as_csv:
+        rows = dashboard_stats(tables, query)["queries"][query[0]]
+        emit_csv(list(rows[0]) if rows else [], [list(r.values()) for r in rows])
         return
     shown = list(_SHOWN)
     if not query and tables.legacy_games.select("game_id").head(1).collect().height:
         shown += _SHOWN_LEGACY
     numbers = dashboard_stats(tables, query or shown)
-    out.print(f"{tables.title} ({db})")
+    out.print(f"{tables.title} ({db})", markup=False)
     for name, rows in numbers["queries"].items():
         keep = _TEXT_COLUMNS.get(name)
-        out.print(_rich_table(name, [{c: r[c] for c in keep} for r in rows] if keep else rows))
+        _print_query(name, [{c: r[c] for c in keep} for r in rows] if keep else rows)
     if not query:
         out.print("all the queries, with every row: ledger stats --json")
 
@@ -137,23 +151,27 @@ _SHOWN_LEGACY = ("legacy_summary", "legacy_win_rate_by_faction", "legacy_win_rat
                  "legacy_win_rate_by_turn_order", "legacy_red_stars_by_faction",
                  "legacy_world_evolution", "legacy_roll_odds")
 
+# rows of one query shown on a terminal (piped: all of them)
+_TERMINAL_ROWS = 40
 
-def _rich_table(name: str, rows: list[dict]) -> Table:
-    table = Table(title=name.replace("_", " "), title_justify="left", show_header=True,
-                  header_style="bold")
-    columns = list(rows[0]) if rows else ["(no rows)"]
-    for c in columns:
-        table.add_column(c)
-    for row in rows[:40]:
-        table.add_row(*(_cell(row[c]) for c in columns))
-    if len(rows) > 40:
-        table.add_row(*([f"... {len(rows) - 40} more"] + [""] * (len(columns) - 1)))
-    return table
+
+def _print_query(name: str, rows: list[dict]) -> None:
+    columns = [(c, "right" if rows and isinstance(rows[0][c], (int, float))
+                and not isinstance(rows[0][c], bool) else "left")
+               for c in (list(rows[0]) if rows else ["(no rows)"])]
+    shown = rows[:_TERMINAL_ROWS] if out.is_terminal else rows
+    cells = [[_cell(row[c]) for c, _ in columns] for row in shown]
+    if len(rows) > len(shown):
+        cells.append([f"... {len(rows) - len(shown)} more (--json or --csv for every row)"]
+                     + [""] * (len(columns) - 1))
+    print_table(out, columns, cells, title=name.replace("_", " "))
 
 
 def _cell(v) -> str:
     if v is None:
         return ""
+    if isinstance(v, bool):
+        return "yes" if v else "no"
     if isinstance(v, float):
         return f"{v:.4g}"
     return str(v)

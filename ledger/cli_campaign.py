@@ -13,6 +13,7 @@ from typing import Optional
 
 import typer
 
+from engine.core.text import plural
 from ledger import exitcodes
 from ledger.cli_base import JsonOpt, _emit_json, app, err
 
@@ -343,10 +344,10 @@ def simulate(
     if as_json:
         _emit_json({"campaign": str(path), "logs": [str(p) for p in paths], "history": history(c)})
         return
-    typer.echo(f"wrote {len(paths)} games and {path}")
+    typer.echo(f"wrote {plural(len(paths), 'game')} and {path}")
     for g in c.games:
-        typer.echo(f"  game {g['game']}: {g['winner']} won ({g['reason']}), {g['events']} events, "
-                   f"{len(g['changes'])} changes to the world")
+        typer.echo(f"  game {g['game']}: {g['winner']} won ({g['reason']}), {plural(g['events'], 'event')}, "
+                   f"{plural(len(g['changes']), 'change')} to the world")
 
 
 def simulate_campaign(name: str, games: int, seed: int, out_dir: Path, ruleset: Optional[str] = None

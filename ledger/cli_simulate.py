@@ -12,8 +12,9 @@ import typer
 
 from engine.core.projection import SimulatedGame
 from engine.core.ruleset import DataOption, get_ruleset, rulesets
+from engine.core.text import plural
 from ledger import exitcodes
-from ledger.cli_base import JsonOpt, _emit_json, _progress, app, err
+from ledger.cli_base import JsonOpt, _emit_json, _progress, app, err, os_reason
 from replay.logfile import write_log
 
 Simulator = Callable[[int, int], SimulatedGame]
@@ -114,7 +115,7 @@ def simulate(
         err.print(f"ledger: {exc}")
         raise typer.Exit(exitcodes.USAGE)
     except OSError as exc:
-        err.print(f"ledger: cannot write to {out}: {exc}")
+        err.print(f"ledger: cannot write to {out}: {os_reason(exc)}")
         raise typer.Exit(exitcodes.UNREADABLE)
     finally:
         if prog:
@@ -130,8 +131,8 @@ def simulate(
         return
     total = sum(r["events"] for r in rows)
     rounds = [r["rounds"] for r in rows]
-    typer.echo(f"wrote {len(rows)} game{'s' if len(rows) != 1 else ''} to {out}/ "
-               f"({get_ruleset(name).title}, {total} events, {min(rounds)}-{max(rounds)} rounds)")
+    typer.echo(f"wrote {plural(len(rows), 'game')} to {out}/ "
+               f"({get_ruleset(name).title}, {plural(total, 'event')}, {min(rounds)}-{max(rounds)} rounds)")
     if wins:
         typer.echo("winners: " + ", ".join(f"{p or 'shared'} {n}" for p, n in wins.most_common()))
     if unfinished:

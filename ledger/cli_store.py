@@ -5,7 +5,6 @@ the answer into output and an exit code."""
 from __future__ import annotations
 
 import os
-import re
 from enum import Enum
 from pathlib import Path
 from typing import Any, Optional
@@ -15,8 +14,10 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from engine.core.text import plural
 from ledger import exitcodes
-from ledger.cli_base import JsonOpt, _emit_json, app, err
+from ledger.cli_base import (CsvOpt, JsonOpt, _emit_json, app, emit_csv, err, os_reason,
+                             print_table, write_problem)
 
 DbOpt = typer.Option("ledger.duckdb", "--db", envvar="LEDGER_DB",
                      help="The store: a DuckDB file (env LEDGER_DB).")
@@ -28,8 +29,13 @@ BUSY_WAIT_SECONDS = 10.0
 out = Console(highlight=False, soft_wrap=True)
 
 
-def _open(db: Path, *, read_only: bool = False):
+def _open(db: Path, *, read_only: bool = False, must_exist: bool = False):
+    """The store at `db` (created when a writer opens a missing one, unless `must_exist`), or
+    a message and exit 2."""
     from ledger.store import StoreError, open_store
+    if must_exist and not db.exists():
+        err.print(f"ledger: {db}: no such file (no store at this path; ledger ingest creates one)")
+        raise typer.Exit(exitcodes.UNREADABLE)
     try:
         wait = float(os.environ.get("LEDGER_DB_WAIT", BUSY_WAIT_SECONDS))
         return open_store(db, read_only=read_only, wait=wait)
@@ -101,22 +107,33 @@ def ingest(
 
 
 def _print_ingest(report: Any, db: Path) -> None:
-    rate = report.events_read / report.elapsed if report.elapsed else 0.0
-    out.print(f"ingested {len(report.outcomes)} file{'s' if len(report.outcomes) != 1 else ''} "
-              f"into {db} in {report.elapsed:.1f} s ({report.events_added} events added, "
-              f"{rate:,.0f} events/s)")
+    """The summary line, the counts, then every rejected file and every line not stored: the
+    lists are as long as the counts say."""
+    out.print(report.summary(str(db)), markup=False)
     table = Table(show_header=True, header_style="bold")
-    table.add_column("logs")
+    table.add_column("ingest")
     table.add_column("count", justify="right")
     for label, count in report.counts().items():
         table.add_row(label, str(count))
     out.print(table)
     _print_campaigns(report)
-    rejects = report.rejects
-    if rejects:
-        out.print(f"rejected ({len(rejects)}), kept in the rejects table:")
-        for reject in rejects:
-            out.print(f"  {reject.format()}", markup=False)
+    refused = report.of("rejected")
+    if refused:
+        out.print(f"files rejected ({len(refused)}), kept in the rejects table:")
+        for o in refused:
+            first, *lines = o.rejects
+            out.print(f"  {first.format()}", markup=False)
+            for reject in lines:
+                out.print(f"      {reject.format()}", markup=False)
+    lines = report.line_rejects
+    if lines:
+        out.print(f"lines not stored ({report.counts()['lines not stored']}), kept in the rejects "
+                  f"table:")
+        seen: set[tuple[str, int | None]] = set()
+        for reject in lines:           # a line's further problems under its first
+            where = (reject.file, reject.line)
+            out.print(f"{'      ' if where in seen else '  '}{reject.format()}", markup=False)
+            seen.add(where)
 
 
 def _print_campaigns(report: Any) -> None:
@@ -140,11 +157,12 @@ def _print_campaigns(report: Any) -> None:
 
 
 @app.command()
-def games(db: Path = DbOpt, as_json: bool = JsonOpt) -> None:
+def games(db: Path = DbOpt, as_json: bool = JsonOpt, as_csv: bool = CsvOpt) -> None:
     """List the stored games: date, players, the rules' winner, rounds, events, findings, and
     for Risk Legacy games their campaign and game number (and how they link, if not cleanly).
+    Piped, the table is plain text with every id whole; --json and --csv are for scripts.
 
-    Example: ledger games --db ledger.duckdb
+    Example: ledger games --db ledger.duckdb; ledger games --csv > games.csv
     """
     store = _open(db, read_only=True)
     try:
@@ -162,26 +180,37 @@ def games(db: Path = DbOpt, as_json: bool = JsonOpt) -> None:
     if as_json:
         _emit_json(listed)
         return
+    if as_csv:
+        emit_csv(["game", "date", "ruleset", "players", "winner", "rounds", "events", "findings",
+                  "campaign", "campaign_game", "campaign_status"],
+                 [[g["game"], g["date"], g["ruleset"], ", ".join(g["players"]), _winner_text(g),
+                   g["rounds"], g["events"], g["findings"],
+                   *((g["campaign"]["name"], g["campaign"]["number"], g["campaign"]["status"])
+                     if g["campaign"] else (None, None, None))] for g in listed])
+        return
     if not rows:
-        out.print(f"no games in {db}")
+        out.print(f"no games in {db}", markup=False)
         return
     in_campaigns = any(g["campaign"] for g in listed)
-    table = Table(show_header=True, header_style="bold")
-    for name, justify in (("game", "left"), ("date", "left"), ("players", "left"),
-                          ("winner", "left"), ("rounds", "right"), ("events", "right"),
-                          ("findings", "right")) + ((("campaign", "left"),) if in_campaigns else ()):
-        table.add_column(name, justify=justify)
+    columns = [("game", "left"), ("date", "left"), ("players", "left"), ("winner", "left"),
+               ("rounds", "right"), ("events", "right"), ("findings", "right")]
+    if in_campaigns:
+        columns.append(("campaign", "left"))
+    cells = []
     for g in listed:
-        winner = "not over" if g["winners"] is None else " and ".join(g["winners"]) or "none"
-        cells = [g["game"], g["date"] or "", ", ".join(g["players"]), winner,
-                 str(g["rounds"] if g["rounds"] is not None else ""), str(g["events"]),
-                 str(g["findings"])]
+        row = [g["game"], g["date"] or "", ", ".join(g["players"]), _winner_text(g),
+               str(g["rounds"] if g["rounds"] is not None else ""), str(g["events"]),
+               str(g["findings"])]
         if in_campaigns:
             c = g["campaign"]
-            cells.append("" if c is None else f"{c['name']} #{c['number']}"
-                         + ("" if c["status"] == "fits" else f" ({_link_text(c)})"))
-        table.add_row(*cells)
-    out.print(table)
+            row.append("" if c is None else f"{c['name']} #{c['number']}"
+                       + ("" if c["status"] == "fits" else f" ({_link_text(c)})"))
+        cells.append(row)
+    print_table(out, columns, cells)
+
+
+def _winner_text(g: dict) -> str:
+    return "not over" if g["winners"] is None else " and ".join(g["winners"]) or "none"
 
 
 def _campaign_of(link: Any) -> dict | None:
@@ -210,17 +239,31 @@ def export(
     db: Path = DbOpt,
 ) -> None:
     """Export stored games: JSONL exactly as logged (byte for byte), or Parquet partitioned by
-    ruleset and date (ruleset=.../date=.../*.parquet) for DuckDB, Spark or Trino.
+    ruleset and date (ruleset=.../date=.../<game>.parquet) for DuckDB, Spark or Trino.
 
-    One game as JSONL goes to the file OUT; --all as JSONL writes OUT/<game>.jsonl per game.
+    One game as JSONL goes to the file OUT (or OUT/<game>.jsonl when OUT is a folder); --all as
+    JSONL writes OUT/<game>.jsonl per game. Exports are idempotent: every game has one file,
+    named after it, replaced whole, so exporting the same store twice gives the same files (a
+    lake, too). Exit 2 when the store cannot be read or OUT cannot be written (a full disk
+    leaves each file as it was).
 
-    Example: ledger export game42 --format jsonl --out game42.jsonl
+    Example: ledger export game42 --format jsonl --out game42.jsonl; ledger export --all --format parquet --out lake/
     """
-    from ledger.store import GameNotFound
+    from ledger.store import GameNotFound, StoreError
+    from ledger.store.duckdb import export_file_stems
 
     if (game_id is None) == (not all_games):
         err.print("ledger: name one GAME_ID or pass --all")
         raise typer.Exit(exitcodes.USAGE)
+    if fmt is ExportFormat.parquet or all_games or out_path.is_dir():
+        problem = (None if out_path.is_dir() or not out_path.exists() and not out_path.is_symlink()
+                   else (write_problem(out_path, "a folder")
+                         or f"{out_path}: is a file, not a folder"))
+    else:
+        problem = write_problem(out_path)
+    if problem is not None:
+        err.print(f"ledger: cannot write {problem}")
+        raise typer.Exit(exitcodes.UNREADABLE)
     store = _open(db, read_only=True)
     try:
         if fmt is ExportFormat.parquet:
@@ -229,37 +272,31 @@ def export(
                        f"{out_path}/")
         elif all_games:
             ids = [g.game_id for g in store.games()]
-            names = _file_names(ids)
-            for gid in ids:
-                store.export_jsonl(gid, out_path / names[gid])
-            typer.echo(f"wrote {len(ids)} game{'s' if len(ids) != 1 else ''} to {out_path}/")
+            names = export_file_stems(ids)
+            for done, gid in enumerate(ids):
+                try:
+                    store.export_jsonl(gid, out_path / f"{names[gid]}.jsonl")
+                except OSError as exc:
+                    err.print(f"ledger: cannot write {out_path / names[gid]}.jsonl: "
+                              f"{os_reason(exc)}; {done} of {plural(len(ids), 'game')} written")
+                    raise typer.Exit(exitcodes.UNREADABLE)
+            typer.echo(f"wrote {plural(len(ids), 'game')} to {out_path}/")
         else:
-            target = out_path / _file_names([game_id])[game_id] if out_path.is_dir() else out_path
+            target = (out_path / f"{export_file_stems([game_id])[game_id]}.jsonl"
+                      if out_path.is_dir() else out_path)
             store.export_jsonl(game_id, target)
             typer.echo(f"wrote {game_id} to {target}")
     except GameNotFound as exc:
         err.print(f"ledger: {exc} ({db})")
         raise typer.Exit(exitcodes.UNREADABLE)
+    except StoreError as exc:
+        err.print(f"ledger: {exc}")
+        raise typer.Exit(exitcodes.UNREADABLE)
     except OSError as exc:
-        err.print(f"ledger: cannot write to {out_path}: {exc}")
+        err.print(f"ledger: cannot write to {exc.filename or out_path}: {os_reason(exc)}")
         raise typer.Exit(exitcodes.UNREADABLE)
     finally:
         store.close()
-
-
-def _file_names(ids: list[str]) -> dict[str, str]:
-    """A safe, distinct file name per game id: '<id>.jsonl', odd characters as '_'."""
-    names: dict[str, str] = {}
-    taken: set[str] = set()
-    for gid in ids:
-        stem = re.sub(r"[^A-Za-z0-9._-]", "_", gid).lstrip(".") or "game"
-        name, n = f"{stem}.jsonl", 1
-        while name in taken:
-            n += 1
-            name = f"{stem}-{n}.jsonl"
-        taken.add(name)
-        names[gid] = name
-    return names
 
 
 @app.command()
@@ -271,7 +308,7 @@ def recheck(db: Path = DbOpt, as_json: bool = JsonOpt) -> None:
     """
     from ledger.store import StoreError
 
-    store = _open(db)
+    store = _open(db, must_exist=True)
     try:
         total = len(store.games())
         bar = _bar(total, "rechecking")
@@ -313,7 +350,8 @@ def check_db(db: Path = DbOpt, as_json: bool = JsonOpt) -> None:
         _emit_json({"db": str(db), "ok": report.ok, "games": report.games,
                     "events": report.events, "problems": report.problems})
     elif report.ok:
-        out.print(f"{db}: ok — {report.games} games, {report.events} events, every chain intact")
+        out.print(f"{db}: ok — {plural(report.games, 'game')}, {plural(report.events, 'event')}, "
+                  f"every chain intact", markup=False)
     else:
         for problem in report.problems:
             out.print(f"{db}: {problem}", markup=False)

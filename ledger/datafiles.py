@@ -12,6 +12,7 @@ from typing import Any, Callable, Mapping, Optional
 import typer
 
 from engine.core.ruleset import DataOption, Ruleset, rulesets
+from replay.logfile import path_problem
 
 DataFiles = tuple[tuple[str, str], ...]
 """The data files given, as sorted (key, path) pairs: hashable, and cheap to send to a worker."""
@@ -62,12 +63,19 @@ def data_for(rs: Ruleset, files: DataFiles, log: str) -> Any:
         takes = ", ".join(f"--{k}" for k in sorted(known)) or "no data files"
         raise DataFileError(f"{log}: {', '.join('--' + k for k in foreign)} is not a data file of "
                             f"{rs.title} (this log's game; it takes {takes})")
+    for k, path in files:
+        problem = path_problem(path, "a data file")
+        if problem is not None:
+            raise DataFileError(f"--{k} {problem}")
     key = (rs.name, files)
     if key not in _LOADED:
         try:
             _LOADED[key] = rs.load_data(**dict(files))
         except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise DataFileError(f"cannot use the data file: {exc}") from exc
+            # the loaders' own errors name the file and the key (engine.core.data.Shape)
+            given = ", ".join(f"--{k} {path}" for k, path in files)
+            raise DataFileError(f"cannot use the data file{'s' if len(files) > 1 else ''} "
+                                f"{given}: {exc}") from exc
     return _LOADED[key]
 
 

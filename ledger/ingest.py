@@ -23,7 +23,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from engine.core.ruleset import get_ruleset, ruleset_names
-from replay.logfile import LogFileError, LogProblem, LogRead, read_log
+from engine.core.text import plural
+from replay.logfile import LogFileError, LogProblem, LogRead, path_problem, read_log
 from ledger.parallel import MIN_FILES, ordered_map, worth_it
 from ledger.store import (DEFAULT_BATCH_EVENTS, EventStore, IngestOutcome, Reject, judge_for_store,
                           read_fingerprint)
@@ -52,22 +53,52 @@ class IngestReport:
     def events_read(self) -> int:
         return sum(o.event_count if o.is_stored else 0 for o in self.outcomes)
 
+    @property
+    def line_rejects(self) -> list[Reject]:
+        """Lines of stored logs that were not stored (an exact repeat, an unreadable line)."""
+        return [r for o in self.outcomes if o.status != "rejected" for r in o.rejects]
+
     def counts(self) -> dict[str, int]:
-        """The summary: how many logs were new, already present, extended, had findings,
-        were rejected, and how many lines were not stored."""
-        stored = [o for o in self.outcomes if o.status in ("new", "extended")]
+        """The summary, each count of one kind of thing: files read; games stored new, extended
+        or already there (and how many of them have findings); files rejected whole; lines of
+        stored logs not stored."""
+        stored = [o for o in self.outcomes if o.is_stored]
         return {
-            "new": len(self.of("new")),
-            "already present": len(self.of("present")),
-            "extended": len(self.of("extended")),
-            "with findings": sum(1 for o in stored if o.findings),
-            "rejected": len(self.of("rejected")),
-            "rejected lines": sum(len(o.rejects) for o in self.outcomes if o.status != "rejected"),
+            "files read": len(self.outcomes),
+            "games new": len(self.of("new")),
+            "games extended": len(self.of("extended")),
+            "games already there": len(self.of("present")),
+            "games with findings": sum(1 for o in stored if o.findings),
+            "files rejected": len(self.of("rejected")),
+            "lines not stored": len({(r.file, r.line) for r in self.line_rejects}),
         }
 
+    def summary(self, into: str) -> str:
+        """One sentence that agrees with counts(): what was read into the store `into`, stored,
+        refused and added (a rate only when events were added)."""
+        c = self.counts()
+        games = c["games new"] + c["games extended"] + c["games already there"]
+        parts = [f"{plural(games, 'game')} stored ({c['games new']} new, {c['games extended']} "
+                 f"extended, {c['games already there']} already there)" if games
+                 else "no game stored"]
+        if c["files rejected"]:
+            parts.append(f"{plural(c['files rejected'], 'file')} rejected")
+        if c["lines not stored"]:
+            parts.append(f"{plural(c['lines not stored'], 'line')} not stored")
+        added = self.events_added
+        rate = (f" ({added / self.elapsed:,.0f} events/s)" if added and self.elapsed > 0 else "")
+        return (f"read {plural(c['files read'], 'file')} into {into} in {self.elapsed:.1f} s: "
+                f"{', '.join(parts)}; "
+                f"{plural(added, 'event') if added else 'no events'} added{rate}")
+
     def as_dict(self) -> dict[str, Any]:
-        return {"files": len(self.outcomes), **{k.replace(" ", "_"): v for k, v in
-                                                 self.counts().items()},
+        c = self.counts()
+        return {"files": c["files read"],
+                "games_stored": c["games new"] + c["games extended"] + c["games already there"],
+                "new": c["games new"], "extended": c["games extended"],
+                "already_present": c["games already there"],
+                "with_findings": c["games with findings"], "rejected": c["files rejected"],
+                "rejected_lines": c["lines not stored"],
                 "events_added": self.events_added, "seconds": round(self.elapsed, 3),
                 "timings": {k: round(v, 3) for k, v in self.timings.items()},
                 "outcomes": [o.as_dict() for o in self.outcomes],
@@ -76,11 +107,12 @@ class IngestReport:
 
 def log_paths(paths: Iterable[str | Path]) -> list[Path]:
     """The log files to ingest: each file as given, each directory's *.jsonl files (recursive,
-    sorted). A path that does not exist is kept, so that reading it reports it."""
+    sorted). A path that does not exist, and a directory with no *.jsonl file, is kept, so that
+    reading it reports it."""
     found: list[Path] = []
     for path in map(Path, paths):
         if path.is_dir():
-            found.extend(sorted(p for p in path.rglob("*.jsonl") if p.is_file()))
+            found.extend(sorted(p for p in path.rglob("*.jsonl") if p.is_file()) or [path])
         else:
             found.append(path)
     return found
@@ -90,6 +122,8 @@ def campaign_game_of(path: Path) -> tuple[str, int] | None:
     """(campaign, game number) claimed by the first event on a log's first line, when its ruleset
     plays campaigns (the ruleset's campaign `claim`); None for any other file (or one that cannot
     be read)."""
+    if path_problem(path) is not None:     # a FIFO would block the open
+        return None
     try:
         with path.open("rb") as f:
             first = f.readline(1 << 20)
@@ -126,12 +160,16 @@ def read_source(path: Path) -> LogRead:
     try:
         return read_log(path)
     except LogFileError as exc:
-        problem = LogProblem(None, None, "STORE-UNREADABLE", str(exc))
+        why = (f"{path}: is a directory with no *.jsonl log file under it" if path.is_dir()
+               else str(exc))
+        problem = LogProblem(None, None, "STORE-UNREADABLE", why)
         return LogRead(str(path), [], [problem], sealed=False, chain_ok=False, head=None)
 
 
 def file_lines(read: LogRead) -> Sequence[str] | None:
     """The lines of the file a read came from, to keep the text of rejected lines."""
+    if path_problem(read.name) is not None:
+        return None
     try:
         data = Path(read.name).read_bytes()
     except OSError:
@@ -166,6 +204,8 @@ def _fingerprint_of_file(path: Path) -> tuple[str, tuple[int, str | None]] | Non
     """(game id, (events, last hash)) of a sealed log file, read cheaply (its lines counted, its
     last line parsed), to leave out of the work judged ahead the games a store already holds;
     None when that cannot be told so cheaply (the file is then judged ahead)."""
+    if path_problem(path) is not None:
+        return None
     try:
         lines = [ln for ln in path.read_bytes().split(b"\n") if ln.strip()]
         last = json.loads(lines[-1])

@@ -71,6 +71,7 @@ class Judgement:
     seed_checked: bool = False            # seeded game whose revealed seed matched its hash
     final_state: Any = field(default=None, repr=False)
     start_view: dict | None = None
+    games_in_file: int = 1                # > 1: games were concatenated (LOG-MANY-GAMES)
 
     @property
     def log_findings(self) -> list[Finding]:
@@ -169,7 +170,8 @@ class Judge:
             file=name, game_id=events[0].game if events else None, ruleset=None,
             ruleset_version=None, data_digest=None, players=[], steps=[], findings=findings,
             result=None, declared_winner=None, has_declared_winner=False, sealed=read.sealed,
-            chain_ok=read.chain_ok, head=read.head, fatal=None, events=len(events))
+            chain_ok=read.chain_ok, head=read.head, fatal=None, events=len(events),
+            games_in_file=read.games)
         if self.strict and findings:
             j.findings = findings[:1]
             return j

@@ -24,6 +24,7 @@ import json
 import json.encoder
 import json.scanner
 import os
+import stat
 import tempfile
 from bisect import bisect_left, bisect_right
 from contextlib import contextmanager
@@ -33,6 +34,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from engine.core.canonical import canonical_json
+from engine.core.text import seq_text
 from engine.core.record import FORMAT_VERSION, event_hash, make_envelope, seal  # noqa: F401  (re-exported)
 
 try:  # a dependency; the reader gives the same results without it, only slower
@@ -60,6 +62,7 @@ LOG_RULES: dict[str, str] = {
     "LOG-CHAIN": "a line's prev is not the hash of the event before it",
     "LOG-UNSEALED": "some or all events have no prev/hash, so the chain cannot be checked",
     "LOG-START": "the first event is not a GameStarted naming a ruleset this ledger knows",
+    "LOG-MANY-GAMES": "the file holds more than one game (another game id starts again at seq 0)",
 }
 
 # A problem under one of these rules means the hash chain does not vouch for the log.
@@ -68,12 +71,15 @@ CHAIN_BREAKING_RULES = frozenset(
     {"LOG-HASH", "LOG-CHAIN", "LOG-SEQ-GAP", "LOG-SEQ-ORDER", "LOG-SEQ-DUPLICATE", "LOG-FIRST-SEQ"}
 )
 
+# The largest seq: the largest integer every JSON reader reads exactly (RFC 8259, section 6)
+MAX_SEQ = 2**53 - 1
+
 _KNOWN_KEYS = frozenset(ENVELOPE_KEYS)
 _REQUIRED_KEYS = ("v", "game", "seq", "type", "actor", "payload")
 _EXPECTED = {
     "v": f"the int {FORMAT_VERSION}",
     "game": "a non-empty string (the game id)",
-    "seq": "an int >= 0",
+    "seq": f"an int from 0 to {MAX_SEQ:,} (2**53 - 1)",
     "type": "a non-empty string (the event type)",
     "actor": "a string (a player id) or null",
     "payload": "a JSON object",
@@ -224,6 +230,14 @@ class LogRead:
     sealed: bool  # there are events and every one carries prev and hash
     chain_ok: bool  # sealed, and no problem under CHAIN_BREAKING_RULES
     head: str | None  # the last event's hash when sealed
+    # where each game the file holds starts: (line, game id); more than one when games were
+    # concatenated (LOG-MANY-GAMES): then `events` are the first game's
+    game_starts: tuple[tuple[int, str], ...] = ()
+
+    @property
+    def games(self) -> int:
+        """How many games the file holds (0 when it has no event)."""
+        return len(self.game_starts) or (1 if self.events else 0)
 
 
 class LogFileError(Exception):
@@ -241,6 +255,9 @@ def read_log(path: str | Path) -> LogRead:
     decodes) raises. A leading UTF-8 BOM is ignored.
     """
     name = str(path)
+    problem = path_problem(path, "a log file")
+    if problem is not None:
+        raise LogFileError(problem)
     try:
         data = Path(path).read_bytes()
     except FileNotFoundError as exc:
@@ -260,6 +277,32 @@ def read_log(path: str | Path) -> LogRead:
     except UnicodeDecodeError:
         return _read_lines_with_bad_bytes(data, name)
     return _read_lines(text.split("\n"), {}, name)
+
+
+_KINDS = ((stat.S_ISDIR, "is a directory"), (stat.S_ISFIFO, "is a FIFO (named pipe)"),
+          (stat.S_ISSOCK, "is a socket"), (stat.S_ISCHR, "is a character device"),
+          (stat.S_ISBLK, "is a block device"))
+
+
+def path_problem(path: str | Path, what: str = "a file") -> str | None:
+    """Why `path` cannot be read as `what` ("x: no such file", "x: is a directory, not a log
+    file", "x: is a FIFO (named pipe), not a log file"...), or None for a regular file (or a link
+    to one). Checked before opening: reading a FIFO with no writer would wait forever."""
+    name = str(path)
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return f"{name}: no such file"
+    except NotADirectoryError:
+        return f"{name}: no such file (a part of the path is not a directory)"
+    except PermissionError:
+        return f"{name}: permission denied"
+    except (OSError, ValueError) as exc:
+        return f"{name}: cannot be read ({getattr(exc, 'strerror', None) or exc})"
+    if stat.S_ISREG(mode):
+        return None
+    kind = next((kind for test, kind in _KINDS if test(mode)), "is not a regular file")
+    return f"{name}: {kind}, not {what}"
 
 
 def read_log_text(text: str, name: str = "<text>") -> LogRead:
@@ -326,6 +369,7 @@ def _check_lines(lines: list[str], undecodable: dict[int, str], name: str) -> Lo
     # Problems whose message needs the whole file, filled in at the end: (slot, details).
     pending_gaps: list[tuple[int, int, int, int, int]] = []
     pending_links: list[tuple[int, RawEvent, RawEvent | None, int | None]] = []
+    game_starts: list[tuple[int, str]] = []
 
     for index, raw in enumerate(lines):
         if not raw or raw.isspace():
@@ -346,6 +390,8 @@ def _check_lines(lines: list[str], undecodable: dict[int, str], name: str) -> Lo
         except (ValueError, RecursionError) as exc:
             problems.append(_unparsable(line, raw, _json_error(exc), cut_short))
             unparsed.append(raw)
+            # JSON past a limit (too deep, a number too long, NaN) may well be an event
+            looks_like_a_log = looks_like_a_log or _is_past_a_limit(exc)
             dropped_since_previous = dropped_since_previous or line
             continue
         if type(envelope) is not dict:
@@ -358,6 +404,11 @@ def _check_lines(lines: list[str], undecodable: dict[int, str], name: str) -> Lo
             continue
         if "type" in envelope and "payload" in envelope:
             looks_like_a_log = True
+        if game is not None and _starts_another_game(envelope, game):
+            # games were concatenated: the first one is this log; the rest are only counted
+            game_starts = [(events[0].line, game), *_game_starts(lines, index, name)]
+            problems.append(_many_games(name, game_starts))
+            break
 
         # The envelope: the required keys with the right types, nothing unknown.
         v = envelope.get("v")
@@ -374,7 +425,7 @@ def _check_lines(lines: list[str], undecodable: dict[int, str], name: str) -> Lo
         if not (
             v == FORMAT_VERSION and type(v) is int
             and type(game_id) is str and game_id
-            and type(seq) is int and seq >= 0
+            and type(seq) is int and 0 <= seq <= MAX_SEQ
             and type(event_type) is str and event_type
             and (actor is None and "actor" in envelope or type(actor) is str)
             and type(payload) is dict
@@ -384,7 +435,7 @@ def _check_lines(lines: list[str], undecodable: dict[int, str], name: str) -> Lo
         ):
             faults, passable = _envelope_faults(envelope)
             if not passable:
-                good_seq = seq if type(seq) is int and seq >= 0 else None
+                good_seq = seq if type(seq) is int and 0 <= seq <= MAX_SEQ else None
                 where = _where(line, good_seq)
                 if at is not None and not (type(at) is str and _is_rfc3339(at)):
                     faults.append(_at_fault(at))
@@ -410,7 +461,7 @@ def _check_lines(lines: list[str], undecodable: dict[int, str], name: str) -> Lo
             if earlier is not None:
                 problems.append(LogProblem(
                     line, seq, "LOG-SEQ-DUPLICATE",
-                    f"line {line} (seq {seq}): repeats line {earlier.line} exactly; "
+                    f"line {line} (seq {seq_text(seq)}): repeats line {earlier.line} exactly; "
                     f"the repeat is ignored",
                 ))
                 continue
@@ -451,7 +502,7 @@ def _check_lines(lines: list[str], undecodable: dict[int, str], name: str) -> Lo
             if seq != 0:
                 problems.append(LogProblem(
                     line, seq, "LOG-FIRST-SEQ",
-                    f"{_where(line, seq)}: the first event has seq {seq}, expected 0 "
+                    f"{_where(line, seq)}: the first event has seq {seq_text(seq)}, expected 0 "
                     f"(the start of the log is missing)",
                 ))
         elif seq > max_seq + 1:
@@ -518,7 +569,47 @@ def _check_lines(lines: list[str], undecodable: dict[int, str], name: str) -> Lo
     sealed = bool(events) and unsealed_count == 0
     chain_ok = sealed and not any(p.rule in CHAIN_BREAKING_RULES for p in found)
     head = events[-1].hash if sealed else None
-    return LogRead(name, events, found, sealed=sealed, chain_ok=chain_ok, head=head)
+    return LogRead(name, events, found, sealed=sealed, chain_ok=chain_ok, head=head,
+                   game_starts=tuple(game_starts))
+
+
+def _starts_another_game(envelope: dict, game: str) -> bool:
+    """Does this envelope start a game other than `game`: seq 0, no prev, another game id?"""
+    return (type(envelope.get("seq")) is int and envelope["seq"] == 0
+            and envelope.get("prev") is None
+            and type(envelope.get("game")) is str and envelope["game"] != game)
+
+
+def _game_starts(lines: list[str], start: int, name: str) -> list[tuple[int, str]]:
+    """(line, game id) of every game that starts from index `start` on: the lines are only
+    parsed, not checked (one pass, so a file of thousands of games is read in linear time)."""
+    starts: list[tuple[int, str]] = []
+    game = None
+    for index in range(start, len(lines)):
+        raw = lines[index]
+        if '"seq"' not in raw or not raw.strip():
+            continue
+        try:
+            envelope, _ = _parse_line(raw)
+        except (ValueError, RecursionError):
+            continue
+        if type(envelope) is dict and (game is None or _starts_another_game(envelope, game)) \
+                and envelope.get("seq") == 0 and type(envelope.get("game")) is str:
+            game = envelope["game"]
+            starts.append((index + 1, game))
+    return starts
+
+
+def _many_games(name: str, starts: list[tuple[int, str]]) -> LogProblem:
+    shown = ", ".join(f"{gid!r} at line {line}" for line, gid in starts[:4])
+    more = f" and {len(starts) - 4:,} more" if len(starts) > 4 else ""
+    line, gid = starts[1]
+    return LogProblem(
+        line, 0, "LOG-MANY-GAMES",
+        f"this file holds {len(starts):,} games ({shown}{more}), not one: game {gid!r} starts "
+        f"again at seq 0 on line {line}; only the first game is read — split the file into "
+        f"one log per game: ledger split {name} --out DIR",
+    )
 
 
 def _reads_like_events(lines: list[str]) -> bool:
@@ -532,13 +623,26 @@ def _problem_order(problem: LogProblem) -> int:
 
 
 def _where(line: int, seq: int | None) -> str:
-    return f"line {line}" if seq is None else f"line {line} (seq {seq})"
+    return f"line {line}" if seq is None else f"line {line} (seq {seq_text(seq)})"
+
 
 
 def _excerpt(raw: str) -> str:
     if len(raw) <= _EXCERPT_CHARS:
         return repr(raw)
     return repr(raw[:_EXCERPT_CHARS]) + "..."
+
+
+def _is_past_a_limit(exc: ValueError | RecursionError) -> bool:
+    """Whether a line failed to parse for a limit of the reader (nesting, number length, NaN)
+    rather than for its syntax: such a line is JSON, and may be an event."""
+    return isinstance(exc, (RecursionError, _NotJson)) or _is_digits_error(exc)
+
+
+def _is_digits_error(exc: BaseException) -> bool:
+    """Python's refusal of an integer of more than sys.get_int_max_str_digits() digits."""
+    text = str(exc)
+    return "int_max_str_digits" in text or "digits" in text and "integer" in text
 
 
 def _json_error(exc: ValueError | RecursionError) -> str:
@@ -549,7 +653,7 @@ def _json_error(exc: ValueError | RecursionError) -> str:
         return "not valid JSON (nested too deeply)"
     if isinstance(exc, _NotJson):
         return f"not valid JSON ({exc})"
-    if "int_max_str_digits" in str(exc) or "digits" in str(exc) and "integer" in str(exc):
+    if _is_digits_error(exc):
         return "not valid JSON for a log (a number with more than 4,300 digits)"
     return f"not valid JSON ({exc})"
 
@@ -584,7 +688,7 @@ def _is_valid(key: str, value: Any) -> bool:
     if key in ("game", "type"):
         return type(value) is str and value != ""
     if key == "seq":
-        return type(value) is int and value >= 0
+        return type(value) is int and 0 <= value <= MAX_SEQ
     if key == "actor":
         return value is None or type(value) is str
     if key == "payload":
@@ -616,13 +720,13 @@ def _envelope_faults(envelope: dict) -> tuple[list[str], bool]:
             )
         else:
             faults.append(
-                f'"{key}" must be {_EXPECTED[key]}, found {value!r} ({_json_kind(value)})'
+                f'"{key}" must be {_EXPECTED[key]}, found {_value_text(value)} ({_json_kind(value)})'
             )
     for key in ("prev", "hash"):
         if key in envelope and envelope[key] is not None and not _is_valid(key, envelope[key]):
             value = envelope[key]
             faults.append(
-                f'"{key}" must be {_EXPECTED[key]}, found {value!r} ({_json_kind(value)}); '
+                f'"{key}" must be {_EXPECTED[key]}, found {_value_text(value)} ({_json_kind(value)}); '
                 f"read as absent"
             )
     unknown = [key for key in envelope if key not in _KNOWN_KEYS]
@@ -633,6 +737,14 @@ def _envelope_faults(envelope: dict) -> tuple[list[str], bool]:
             f"expected only {', '.join(ENVELOPE_KEYS)}"
         )
     return faults, passable
+
+
+def _value_text(value: Any) -> str:
+    """A found value for a message, cut short when long (a 500-digit number, a long string)."""
+    if type(value) is int:
+        return seq_text(value)
+    text = repr(value)
+    return text if len(text) <= _EXCERPT_CHARS else text[:_EXCERPT_CHARS] + "..."
 
 
 def _at_fault(at: Any) -> str:
@@ -698,7 +810,7 @@ def _out_of_order(
     else:
         highest = first_by_seq[max_seq]
         message = (
-            f"{where}: comes after seq {max_seq} (line {highest.line}); "
+            f"{where}: comes after seq {seq_text(max_seq)} (line {highest.line}); "
             f"events must be in seq order"
         )
     return LogProblem(event.line, event.seq, "LOG-SEQ-ORDER", message)
@@ -713,15 +825,15 @@ def _gap(line: int, seq: int, low: int, high: int, present: list[int]) -> LogPro
     start = low
     for found in present[bisect_left(present, low):bisect_right(present, high)]:
         if found > start:
-            missing.append(f"{start}..{found - 1}")
+            missing.append(f"{seq_text(start)}..{seq_text(found - 1)}")
         start = found + 1
     if start <= high:
-        missing.append(f"{start}..{high}")
+        missing.append(f"{seq_text(start)}..{seq_text(high)}")
     if not missing:
         return None
     return LogProblem(
         line, seq, "LOG-SEQ-GAP",
-        f"line {line} (seq {seq}): events {' and '.join(missing)} are missing",
+        f"line {line} (seq {seq_text(seq)}): events {' and '.join(missing)} are missing",
     )
 
 
@@ -741,13 +853,13 @@ def _broken_link(
         )
         return LogProblem(event.line, event.seq, "LOG-CHAIN", message)
     message = (
-        f'{where}: "prev" is not the hash of the event before it (seq {before.seq}, '
+        f'{where}: "prev" is not the hash of the event before it (seq {seq_text(before.seq)}, '
         f"line {before.line})"
     )
     target = by_hash.get(event.prev) if event.prev is not None else None
     if target is not None:
         message += (
-            f"; it is the hash of seq {target.seq} (line {target.line}) — events were "
+            f"; it is the hash of seq {seq_text(target.seq)} (line {target.line}) — events were "
             f"reordered or one was inserted"
         )
     elif dropped_line is not None:
@@ -796,21 +908,29 @@ def format_line(envelope: dict) -> str:
 
 
 def write_log(path: str | Path, envelopes: list[dict]) -> None:
-    """Write `envelopes` to `path`, one line each, atomically: a temp file, then os.replace.
+    """Write `envelopes` to `path`, one line each, atomically (`write_atomically`).
 
-    Readers see the old file or the new one, never half of it. A new file gets mode 0644;
-    an existing one keeps its mode. OSError (no such folder, no permission) is raised as is.
+    OSError (no such folder, no permission, the disk is full) is raised as is, and the file
+    at `path` is then as it was.
     """
-    path = Path(path)
     text = "".join(format_line(envelope) + "\n" for envelope in envelopes)
+    write_atomically(path, text.encode("utf-8"))
+
+
+def write_atomically(path: str | Path, data: bytes) -> None:
+    """Write `data` to `path` all or nothing: a temporary file beside it, synced, then renamed
+    over it, so readers see the old file or the new one, never half of it. A new file gets mode
+    0644, an existing one keeps its mode. On any error (the disk is full) the temporary file is
+    removed and the error raised: nothing is left behind."""
+    path = Path(path)
     try:
         mode = path.stat().st_mode & 0o7777
     except FileNotFoundError:
         mode = 0o644
     fd, temp_name = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as temp:
-            temp.write(text)
+        with os.fdopen(fd, "wb") as temp:
+            temp.write(data)
             temp.flush()
             os.fsync(temp.fileno())
         os.chmod(temp_name, mode)

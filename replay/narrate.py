@@ -12,6 +12,7 @@ import json
 from typing import Any, Callable, Hashable, Iterable
 
 from engine.core.ruleset import Ruleset, get_ruleset, ruleset_names
+from engine.core.text import plural
 from replay.judge import Judgement, StepRecord
 
 # The phase whose position counts turns (engine.core.ruleset.Ruleset.position): `--turn N`.
@@ -179,7 +180,8 @@ def result_lines(j: Judgement) -> list[str]:
     n_illegal = sum(1 for f in j.findings if f.kind == "illegal")
     n_claim = sum(1 for f in j.findings if f.kind == "claim")
     n_log = sum(1 for f in j.findings if f.kind == "log")
-    out.append(f"  findings: {n_illegal} illegal, {n_claim} wrong claims, {n_log} log problems; "
+    out.append(f"  findings: {n_illegal} illegal, {plural(n_claim, 'wrong claim')}, "
+               f"{plural(n_log, 'log problem')}; "
                f"chain {'intact' if j.chain_ok else 'NOT intact'}")
     return out
 

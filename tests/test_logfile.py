@@ -439,8 +439,12 @@ def test_LOG_TRUNCATED_for_a_last_line_cut_inside_a_multibyte_character(tmp_path
 @pytest.mark.parametrize(
     ("change", "message"),
     [
-        ({"seq": "5"}, "\"seq\" must be an int >= 0, found '5' (string)"),
-        ({"seq": -1}, '"seq" must be an int >= 0, found -1 (number)'),
+        ({"seq": "5"}, "\"seq\" must be an int from 0 to 9,007,199,254,740,991 (2**53 - 1), "
+                       "found '5' (string)"),
+        ({"seq": -1}, '"seq" must be an int from 0 to 9,007,199,254,740,991 (2**53 - 1), found -1 '
+                      '(number)'),
+        ({"seq": int("9" * 500)}, '"seq" must be an int from 0 to 9,007,199,254,740,991 '
+                                  '(2**53 - 1), found 999999...999999 (500 digits) (number)'),
         ({"payload": [1, 2]}, '"payload" must be a JSON object, found [1, 2] (array)'),
         ({"v": 2}, "unsupported format version 2; this ledger reads version 1"),
         ({"v": "1"}, "\"v\" must be the int 1, found '1' (string)"),
@@ -448,7 +452,7 @@ def test_LOG_TRUNCATED_for_a_last_line_cut_inside_a_multibyte_character(tmp_path
         ({"type": None}, '"type" must be a non-empty string (the event type), found None (null)'),
         ({"actor": 7}, '"actor" must be a string (a player id) or null, found 7 (number)'),
     ],
-    ids=["seq-string", "seq-negative", "payload-list", "version-2", "version-string",
+    ids=["seq-string", "seq-negative", "seq-500-digits", "payload-list", "version-2", "version-string",
          "game-empty", "type-null", "actor-number"],
 )
 def test_LOG_ENVELOPE_for_a_required_key_of_the_wrong_type_and_the_event_is_dropped(
@@ -876,3 +880,76 @@ def test_seal_refuses_a_log_with_nan_and_writes_nothing(tmp_path):
 def test_the_writer_never_writes_nan():
     with pytest.raises(ValueError):
         format_line({"v": 1, "game": "g", "seq": 0, "type": "X", "actor": None, "payload": {"n": float("nan")}})
+
+
+# --- hostile files (#16) ------------------------------------------------------------------------
+
+
+def test_LOG_JSON_for_json_nested_too_deeply_on_line_1_not_LOG_NOT_A_LOG(tmp_path):
+    # given a file whose only line is JSON nested past what the reader reads
+    path = write_lines(tmp_path, ['{"a":' * 5000 + "1" + "}" * 5000])
+
+    # when read
+    read = read_log(path)
+
+    # then that line is reported as JSON it cannot read, not the file as another format
+    assert found(read) == [("LOG-JSON", 1)]
+    assert "nested too deeply" in read.problems[0].message
+
+
+def test_LOG_MANY_GAMES_once_for_a_file_of_concatenated_games(tmp_path):
+    # given three sealed games one after another in one file
+    lines = [line for game in ("g1", "g2", "g3") for line in resealed(envelopes(6, game))]
+    path = write_lines(tmp_path, lines)
+
+    # when read
+    read = read_log(path)
+
+    # then one problem says how many games and where each starts; the first game is the log
+    assert found(read) == [("LOG-MANY-GAMES", 7)]
+    assert "this file holds 3 games ('g1' at line 1, 'g2' at line 7, 'g3' at line 13)" in \
+        read.problems[0].message
+    assert read.games == 3 and read.game_starts == ((1, "g1"), (7, "g2"), (13, "g3"))
+    assert [e.game for e in read.events] == ["g1"] * 6 and read.chain_ok
+
+
+def test_a_file_of_many_games_is_read_in_linear_time(tmp_path):
+    """2,000 concatenated games: one problem, and no slower per line than one game's lines."""
+    import time
+    one = resealed(envelopes(50, "g0"))
+    lines = [line.replace('"game":"g0"', f'"game":"g{i}"') for i in range(2000) for line in one]
+    path = write_lines(tmp_path, lines)
+    started = time.perf_counter()
+    read = read_log(path)
+    took = time.perf_counter() - started
+    assert [p.rule for p in read.problems] == ["LOG-MANY-GAMES"] and read.games == 2000
+    assert took < 10, f"{took:.1f} s for {len(lines):,} lines"
+
+
+def test_path_problem_names_what_is_not_a_file(tmp_path):
+    from replay.logfile import path_problem
+    os.mkfifo(tmp_path / "pipe")
+    (tmp_path / "dir").mkdir()
+    (tmp_path / "f.jsonl").write_text("{}\n")
+    assert path_problem(tmp_path / "pipe", "a log file") == \
+        f"{tmp_path / 'pipe'}: is a FIFO (named pipe), not a log file"
+    assert path_problem(tmp_path / "dir") == f"{tmp_path / 'dir'}: is a directory, not a file"
+    assert path_problem(tmp_path / "nope") == f"{tmp_path / 'nope'}: no such file"
+    assert path_problem(tmp_path / "f.jsonl") is None
+    with pytest.raises(LogFileError, match="is a FIFO"):
+        read_log(tmp_path / "pipe")          # says so instead of waiting for a writer
+
+
+def test_write_atomically_leaves_nothing_behind_on_a_full_disk(tmp_path, monkeypatch):
+    import errno
+    from replay import logfile
+    target = tmp_path / "game.jsonl"
+    target.write_bytes(b"old\n")
+
+    def full(fd):
+        raise OSError(errno.ENOSPC, "No space left on device")
+    monkeypatch.setattr(logfile.os, "fsync", full)
+    with pytest.raises(OSError):
+        logfile.write_atomically(target, b"new\n" * 1000)
+    assert target.read_bytes() == b"old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["game.jsonl"]

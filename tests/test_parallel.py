@@ -75,9 +75,9 @@ def test_ingest_with_workers_stores_exactly_what_one_process_stores(tmp_path, al
         report2 = ingest_paths(store, files, jobs=2)
         again = ingest_paths(store, files, jobs=2)
     assert [o.as_dict() for o in report1.outcomes] == [o.as_dict() for o in report2.outcomes]
-    assert report2.counts()["rejected"] > 0 and report2.counts()["with findings"] > 0
+    assert report2.counts()["files rejected"] > 0 and report2.counts()["games with findings"] > 0
     assert _store_contents(one) == _store_contents(two)
-    assert again.counts()["already present"] == len([o for o in report2.outcomes if o.is_stored])
+    assert again.counts()["games already there"] == len([o for o in report2.outcomes if o.is_stored])
 
 
 def test_the_store_uses_work_judged_ahead_only_when_it_fits_the_read(tmp_path):

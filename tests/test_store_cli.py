@@ -42,10 +42,13 @@ def db(tmp_path):
 def test_ingest_stores_what_it_can_and_lists_every_reject(logs, db):
     r = run("ingest", str(logs), "--db", db)
     assert r.exit_code == 1, r.output
-    assert "ingested 5 files" in r.output
-    for label, count in (("new", 3), ("already present", 0), ("extended", 0),
-                         ("with findings", 1), ("rejected", 2)):
+    assert f"read 5 files into {db}" in r.output
+    assert "3 games stored (3 new, 0 extended, 0 already there), 2 files rejected" in r.output
+    for label, count in (("files read", 5), ("games new", 3), ("games already there", 0),
+                         ("games extended", 0), ("games with findings", 1),
+                         ("files rejected", 2), ("lines not stored", 0)):
         assert re.search(rf"│ {label} +│ +{count} │", r.output), (label, r.output)
+    assert "files rejected (2), kept in the rejects table:" in r.output
     assert f"{logs}/chess.jsonl: STORE-NO-EVENTS" in r.output
     assert f"{logs}/more/edited.jsonl:71 (seq 70): LOG-HASH" in r.output
 

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from typing import Callable, Iterator, Sequence, TypeVar
 
+from engine.core.text import plural
+
 T = TypeVar("T")
 
 
@@ -75,7 +77,7 @@ def draw_with(pool: Sequence[T], n: int, dice: Sequence[int]) -> list[T]:
         try:
             return next(it)
         except StopIteration:
-            raise DrawError(f"the draw needs more than the {len(dice)} dice recorded") from None
+            raise DrawError(f"the draw needs more than the {plural(len(dice), 'die', 'dice')} recorded") from None
 
     drawn, used = draw(pool, n, die)
     if len(used) != len(dice):

@@ -62,7 +62,7 @@ def check_logged_dice(s: State, seed: str, c: Verdicts, rule: str) -> State:
     if wrong is not None:
         i, got, want = wrong
         c.bad(rule, f"die #{i + 1} of the game shows {got}; the seed gives {want}")
-    c.note(f"Seed revealed: all {len(dice)} dice checked against it")
+    c.note(f"Seed revealed: {'the one die' if len(dice) == 1 else f'all {len(dice)} dice'} checked against it")
     return s
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterator
 
+from engine.core.text import seq_text
+
 
 @dataclass(frozen=True, slots=True)
 class Rule:
@@ -114,7 +116,7 @@ class Finding:
         if self.line is not None:
             out += f":{self.line}"
         if self.seq is not None:
-            out += f" (seq {self.seq})"
+            out += f" (seq {seq_text(self.seq)})"
         return out
 
     def format(self) -> str:

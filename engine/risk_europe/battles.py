@@ -8,6 +8,7 @@ from __future__ import annotations
 from engine.core.dice import highest_against_highest
 from engine.core.events import Event
 from engine.core.judging import bad_faces, seat_ordered
+from engine.core.text import plural
 from engine.risk_europe.state import Battle, PlayerId, State, Terr, Units, evolve as replace
 from engine.risk_europe.common import (
     _Ctx, has_tile, _name, RANK_DICE_PER_UNIT, RANK_HITS_ON, RANK_NAME, RANK_UNIT, _resolve, _roll,
@@ -108,7 +109,7 @@ def _battle_dice(s: State, e: Event, c: _Ctx) -> State | None:
     na, nd = expected_dice(b.rank, x.attacker_units, x.units)
     if len(att) != na or len(dfn) != nd:
         c.bad("RE-BATTLE-DICE", f"{RANK_NAME[b.rank]} in {b.territory}: {b.attacker} rolls {na} and "
-              f"{b.defender} rolls {nd} dice; the log has {len(att)} and {len(dfn)}")
+              f"{b.defender} rolls {plural(nd, 'die', 'dice')}; the log has {len(att)} and {len(dfn)}")
     s = _roll(s, seat_ordered(s, rolls), c)
     ah, dh = rank_hits(b.rank, att, dfn)
     owed = _battle_owed(s, b, ah, dh)

@@ -8,8 +8,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Mapping
 
-from engine.core.data import borders, loaded_once, read_data_file
-from engine.risk_europe.missions import MissionBook, parse_missions
+from engine.core.data import Shape, borders, data_file_label, loaded_once, read_data_file
+from engine.risk_europe.missions import MissionBook, MissionDataError, parse_missions
 
 Territory = str
 TEMPLATE_MISSION_IDS = tuple(f"mission-{i}" for i in range(1, 9))
@@ -85,32 +85,43 @@ def _read_json(path: str | Path | None, default_name: str) -> tuple[dict, str]:
     return read_data_file("engine.risk_europe", default_name, path)
 
 
-class BoardDataError(ValueError):
-    """A board or card file that cannot be used (unknown territory in a border, bad field...)."""
-
-
 def load_data(board_path: str | Path | None = None, cards_path: str | Path | None = None,
               missions_path: str | Path | None = None) -> GameData:
     """Load the board and the King's Orders deck (the shipped copies, or corrected files) and,
     when given, a Kingdom Missions file (engine/risk_europe/missions.py; without one, mission
-    completions are judged as unverified claims)."""
-    board, board_digest = _read_json(board_path, "board.json")
-    deck, cards_digest = _read_json(cards_path, "kings_orders.json")
-    try:
-        territories = tuple(t["name"] for t in board["territories"])
-        cities: dict[Territory, City] = {}
-        for t in board["territories"]:
-            c = t.get("city")
-            if c:
-                cities[t["name"]] = City(c["name"], int(c["tax"]), c["crown"] == "gold", int(c.get("crowns", 1)))
-        nb, land = borders(territories, board["edges"], BoardDataError,
-                           keep=lambda e: e.get("kind", "land") == "land")
-        cards = {c["id"]: Card(c["id"], tuple(c["orders"]), c.get("bonus")) for c in deck["cards"]}
-        supply = dict(deck["supply_per_army"])
-        supply["siege"] = supply.pop("siege_weapon")
-        shared = deck["shared_supply"]
-    except (KeyError, TypeError) as exc:
-        raise BoardDataError(f"board or card file is missing a field: {exc}") from exc
+    completions are judged as unverified claims). A file of the wrong shape is a DataShapeError
+    (a ValueError) naming the file, the key and what is wrong."""
+    board_raw, board_digest = _read_json(board_path, "board.json")
+    deck_raw, cards_digest = _read_json(cards_path, "kings_orders.json")
+    board = Shape(board_raw, data_file_label(board_path, "board.json"))
+    deck = Shape(deck_raw, data_file_label(cards_path, "kings_orders.json"))
+    names: list[Territory] = []
+    cities: dict[Territory, City] = {}
+    for t in board["territories"].list():
+        name = t["name"].str()
+        if name in names:
+            raise t["name"].fail("a territory name not used before")
+        names.append(name)
+        c = t.get("city")
+        if c.value:
+            cities[name] = City(c["name"].str(), c["tax"].int(), c["crown"].value == "gold",
+                                c.get("crowns", 1).int())
+    territories = tuple(names)
+    nb, land = borders(territories, board["edges"].list(), "a territory on the board (in \"territories\")",
+                       keep=lambda e: e.get("kind", "land").str() == "land")
+    cards: dict[str, Card] = {}
+    for c in deck["cards"].list():
+        card_id = c["id"].str()
+        orders = c["orders"].list()
+        if len(orders) != 2:
+            raise c["orders"].fail("a list of 2 order names")
+        cards[card_id] = Card(card_id, (orders[0].str(), orders[1].str()),
+                              c.get("bonus").optional_str())
+    per_army = deck["supply_per_army"]
+    supply = {unit: n.int() for unit, n in per_army.items()}
+    supply["siege"] = per_army["siege_weapon"].int()
+    del supply["siege_weapon"]
+    shared = deck["shared_supply"]
     aliases: dict[str, Territory] = {}
     for t in territories:
         aliases[t.casefold()] = t
@@ -119,7 +130,10 @@ def load_data(board_path: str | Path | None = None, cards_path: str | Path | Non
     missions = None
     if missions_path is not None:
         raw, digest = _read_json(Path(missions_path), "")
-        missions = parse_missions(raw, digest, aliases)
+        try:
+            missions = parse_missions(raw, digest, aliases)
+        except MissionDataError as exc:
+            raise MissionDataError(f"{missions_path}: {exc}") from exc
     return GameData(
         territories=territories,
         cities=cities,
@@ -127,8 +141,8 @@ def load_data(board_path: str | Path | None = None, cards_path: str | Path | Non
         land_neighbours={t: frozenset(v) for t, v in land.items()},
         cards=cards,
         supply=supply,
-        castles=int(shared["castle"]),
-        crown_cards=int(shared["crown_card"]),
+        castles=shared["castle"].int(),
+        crown_cards=shared["crown_card"].int(),
         board_digest=board_digest,
         cards_digest=cards_digest,
         aliases=aliases,

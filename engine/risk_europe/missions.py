@@ -71,10 +71,12 @@ def parse_missions(raw: Any, digest: str, names: Mapping[str, str]) -> MissionBo
     """A MissionBook from a loaded JSON document; `names` resolves territory and city names
     (lower-cased) to territories, to check `holds` conditions."""
     if not isinstance(raw, dict) or raw.get("format") != FORMAT:
-        raise MissionDataError(f"a mission file has \"format\": {FORMAT!r}")
+        found = repr(raw.get("format"))[:40] if isinstance(raw, dict) else "no object"
+        raise MissionDataError(f"format: a mission file has \"format\": {FORMAT!r}; found {found}")
     items = raw.get("missions")
     if not isinstance(items, list) or not items:
-        raise MissionDataError("a mission file lists its missions under \"missions\"")
+        raise MissionDataError("missions: a mission file lists its missions under \"missions\" "
+                               "(a non-empty list)")
     out: dict[str, Mission] = {}
     for item in items:
         if not isinstance(item, dict) or not isinstance(item.get("id"), str) or not item["id"]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import Any, Hashable
 
+from engine.core.text import plural
+
 _SHORT = {"footman": "F", "archer": "A", "cavalry": "C", "siege": "S"}
 
 # phases of the setup and of the Mercenary Armies' bids at the start of a round (engine.risk_europe.state.Flow)
@@ -128,8 +130,9 @@ def board_lines(view: dict | None, indent: str = "    ") -> list[str]:
         if info.get("mercenary"):
             ctrl = f", played by {info['controller']}" if info.get("controller") else ""
             marker += f" (Mercenary Army{ctrl})"
-        out.append(f"{indent}{p}{marker}: {info['coins']} coins, {info['crowns']} crowns, "
-                   f"{info['territories']} territories — " + "; ".join(held))
+        out.append(f"{indent}{p}{marker}: {plural(info['coins'], 'coin')}, "
+                   f"{plural(info['crowns'], 'crown')}, "
+                   f"{plural(info['territories'], 'territory', 'territories')} — " + "; ".join(held))
     for team in view.get("teams") or []:
         out.append(f"{indent}team: {' and '.join(team)}")
     return out

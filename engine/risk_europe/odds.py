@@ -404,7 +404,8 @@ def _parse_army(text: str, tokens: list[tuple[str, int]], side: str, castle_allo
     i = 0
 
     def bad(why: str, at: int) -> BattleParseError:
-        return BattleParseError(f"{why} at column {at + 1} of {text!r}")
+        shown = repr(text) if len(text) <= 80 else repr(text[:77]) + "..."
+        return BattleParseError(f"{why} at column {at + 1} of {shown}")
 
     while i < len(tokens):
         tok, at = tokens[i]
@@ -417,6 +418,9 @@ def _parse_army(text: str, tokens: list[tuple[str, int]], side: str, castle_allo
             castle = castle or word == "castle"
             i += 1
         elif tok.isdigit():
+            if len(tok) > 4:     # int() of a 5,000-digit token would raise Python's own error
+                raise bad(f"{tok[:6]}... ({len(tok)} digits) is more units than a battle can "
+                          f"hold (at most {MAX_ARMY} a side)", at)
             if i + 1 >= len(tokens):
                 raise bad(f"a unit type (footman, archer, cavalry, siege or F/A/C/S) must follow {tok!r}", at)
             unit_tok, unit_at = tokens[i + 1]

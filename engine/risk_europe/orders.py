@@ -9,6 +9,7 @@ from __future__ import annotations
 from engine.core.commit import matches_commitment
 from engine.core.events import Event
 from engine.core.judging import acting
+from engine.core.text import plural
 from engine.risk_europe.board import Territory
 from engine.risk_europe.state import NO_UNITS, PlayerId, State, Terr, Units, evolve as replace
 from engine.risk_europe.common import (
@@ -221,7 +222,7 @@ def _expansion(s: State, e: Event, c: _Ctx, frm_name: str, moves: list[tuple[str
     if moving.total and left.total < 1:
         c.bad("RE-EXPAND-LEAVE", f"{actor} empties {frm}; at least one unit must stay behind")
     if src.is_disputed and left.total < src.attacker_units.total:
-        c.bad("RE-EXPAND-DEFENDER-LEAVE", f"{actor} leaves {left.total} units in disputed {frm}; the "
+        c.bad("RE-EXPAND-DEFENDER-LEAVE", f"{actor} leaves {plural(left.total, 'unit')} in disputed {frm}; the "
               f"defender must leave as many as the attacker has there ({src.attacker_units.total})")
     for t, u in targets:
         x = s.terr[t]
@@ -381,7 +382,7 @@ def _taxed(s: State, e: Event, c: _Ctx) -> State | None:
         # the taxing city, then the others by name (the supply line's order follows set iteration)
         cities = [s.data.cities[city].name] + sorted(s.data.cities[t].name for t in line
                                                      if t in s.data.cities and t != city)
-        c.note(f"{actor} taxes from {s.data.cities[city].name}: {coins} coins from {len(line)} territories "
+        c.note(f"{actor} taxes from {s.data.cities[city].name}: {plural(coins, 'coin')} from {plural(len(line), 'territory', 'territories')} "
                f"({', '.join(cities)} and {len(line) - len(cities)} non-city)")
         room = reserve(s, actor)
         for name, bonus in TAX_TILE_UNITS.items():
@@ -392,7 +393,7 @@ def _taxed(s: State, e: Event, c: _Ctx) -> State | None:
                 terr[t] = terr[t]._replace(units=terr[t].units + add)
                 c.note(f"{name} tile: {add.describe()} join {t} for free")
     if e.payload.coins is not None and e.payload.coins != coins:
-        c.claim("RE-CLAIM", f"{actor} claims {e.payload.coins} coins of tax from {s.data.cities[city].name}; "
+        c.claim("RE-CLAIM", f"{actor} claims {plural(e.payload.coins, 'coin')} of tax from {s.data.cities[city].name}; "
                 f"the rules give {coins}")
     return replace(s, terr=terr, players=players, flow=s.flow._replace(order_done="tax"))
 
@@ -470,7 +471,7 @@ def _spent(s: State, e: Event, c: _Ctx) -> State | None:
             terr[t] = x._replace(castle=True)
             bought.append(f"a castle in {t} ({price})")
             if price < COST["castle"]:
-                c.note(f"Berlin tile: the castle in {t} costs {price} coins instead of {COST['castle']}")
+                c.note(f"Berlin tile: the castle in {t} costs {plural(price, 'coin')} instead of {COST['castle']}")
             continue
         if x.is_disputed:
             c.bad("RE-SPEND-PLACE", f"{t} is in dispute; recruits cannot be placed there")
@@ -496,12 +497,12 @@ def _spent(s: State, e: Event, c: _Ctx) -> State | None:
         terr[t] = terr[t]._replace(units=terr[t].units + add)
         bought.append(f"{u.describe()} in {t}")
     if total > ps.coins:
-        return c.skip("RE-SPEND-COST", f"{actor} spends {total} coins but holds {ps.coins}")
+        return c.skip("RE-SPEND-COST", f"{actor} spends {plural(total, 'coin')} but holds {ps.coins}")
     if e.payload.coins is not None and e.payload.coins != total:
-        c.claim("RE-CLAIM", f"{actor} claims to pay {e.payload.coins} coins; the purchases cost {total}")
+        c.claim("RE-CLAIM", f"{actor} claims to pay {plural(e.payload.coins, 'coin')}; the purchases cost {total}")
     players = dict(s.players)
     players[actor] = ps._replace(coins=ps.coins - total, crown_cards=crown_cards,
                                  crown_card_round=bought_card_round)
-    c.note(f"{actor} spends {total} coins: " + ("; ".join(bought) if bought else "nothing"))
+    c.note(f"{actor} spends {plural(total, 'coin')}: " + ("; ".join(bought) if bought else "nothing"))
     return replace(s, terr=terr, players=players, castles_left=castles_left, crown_cards_left=cards_left,
                    flow=s.flow._replace(order_done="spend"))

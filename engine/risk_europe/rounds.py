@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from engine.core.events import Event
 from engine.core.ruleset import GameResult
+from engine.core.text import plural
 from engine.risk_europe.state import Flow, PlayerId, State, Terr, evolve as replace
 from engine.risk_europe.common import (
     BATTLE_SLOT, crowns, crowns_by_army, _Ctx, _name, _rotate, _step_of, territories_of, TURN_EVENTS,
@@ -171,11 +172,12 @@ def _crown_win(s: State, c: _Ctx) -> GameResult | None:
     detail = {p: {"crowns": score[p], "territories": len(territories_of(s, p)),
                   "coins": s.players[p].coins, "marker": s.marker == p} for p in contenders}
     c.note(f"End of round {r}: {' and '.join(winners)} {'wins' if len(winners) == 1 else 'share the win'} "
-           f"with {score[winners[0]]} crowns")
+           f"with {plural(score[winners[0]], 'crown')}")
     if len(contenders) > 1:
         c.note("Decided with tie-break (crowns, then territories, then coins with the marker worth 10): "
-               + "; ".join(f"{p} {score[p]} crowns, {detail[p]['territories']} territories, "
-                           f"{detail[p]['coins']} coins{' + marker' if detail[p]['marker'] else ''}"
+               + "; ".join(f"{p} {plural(score[p], 'crown')}, "
+                           f"{plural(detail[p]['territories'], 'territory', 'territories')}, "
+                           f"{plural(detail[p]['coins'], 'coin')}{' + marker' if detail[p]['marker'] else ''}"
                            for p in contenders))
     return GameResult(winners, reason, r, detail)
 
@@ -302,5 +304,5 @@ def _why_not(s: State, declared: tuple[PlayerId, ...]) -> str:
         if s.is_mercenary(p):
             bits.append(f"{p} is a Mercenary Army and never wins")
         elif v.win_crowns and p in s.players and crowns(s, p) < v.win_crowns:
-            bits.append(f"{p} has {crowns(s, p)} crowns; {v.name} needs {v.win_crowns}")
+            bits.append(f"{p} has {plural(crowns(s, p), 'crown')}; {v.name} needs {v.win_crowns}")
     return f" ({'; '.join(bits)})" if bits else ""

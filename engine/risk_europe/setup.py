@@ -10,6 +10,7 @@ from engine.core.commit import matches_commitment
 from engine.core.events import Event
 from engine.core.judging import acting, roll_off
 from engine.core.rules import Violation
+from engine.core.text import plural
 from engine.risk_europe.board import GameData, Territory
 from engine.risk_europe.state import Flow, Player, PlayerId, State, Terr, Units, evolve as replace
 from engine.risk_europe.variants import VariantError, parse_variant, seat_armies
@@ -122,7 +123,7 @@ def _bid_placed(s: State, e: Event, c: _Ctx) -> State | None:
         return c.skip(rules["once"], f"{e.actor} has already bid" + (f" for {s.flow.merc} this round" if s.flow.merc else ""))
     amount = e.payload.amount
     if amount is not None and amount > ps.coins:
-        return c.skip(rules["amount"], f"{e.actor} bids {amount} coins but holds {ps.coins}")
+        return c.skip(rules["amount"], f"{e.actor} bids {plural(amount, 'coin')} but holds {ps.coins}")
     players = dict(s.players)
     players[e.actor] = ps._replace(bid=amount, bid_commitment=e.payload.commitment)
     return _resolve_bids(replace(s, players=players), c)
@@ -137,9 +138,9 @@ def _bid_revealed(s: State, e: Event, c: _Ctx) -> State | None:
         return c.skip(rules["reveal"], f"{e.actor} has no hidden bid to reveal")
     amount = e.payload.amount
     if amount > ps.coins:
-        return c.skip(rules["amount"], f"{e.actor} reveals a bid of {amount} coins but holds {ps.coins}")
+        return c.skip(rules["amount"], f"{e.actor} reveals a bid of {plural(amount, 'coin')} but holds {ps.coins}")
     if not matches_commitment(ps.bid_commitment, amount, e.payload.salt):
-        c.bad(rules["reveal"], f"{e.actor} reveals {amount} coins with salt {e.payload.salt!r}, which does "
+        c.bad(rules["reveal"], f"{e.actor} reveals {plural(amount, 'coin')} with salt {e.payload.salt!r}, which does "
               "not match the bid committed earlier")
     players = dict(s.players)
     players[e.actor] = ps._replace(bid=amount)
@@ -353,7 +354,7 @@ def _kingdom_placed(s: State, e: Event, c: _Ctx) -> State | None:
     players = dict(s.players)
     players[e.actor] = ps._replace(coins=ps.coins + info.tax)
     if p.coins is not None and p.coins != info.tax:
-        c.claim("RE-CLAIM", f"{e.actor} claims {p.coins} coins for {info.name}; its Tax Value is {info.tax}")
+        c.claim("RE-CLAIM", f"{e.actor} claims {plural(p.coins, 'coin')} for {info.name}; its Tax Value is {info.tax}")
     if len(v.draft_castles) == 1:
         c.note(f"{e.actor} founds a kingdom at {info.name} ({city}): crown, castle, tile, +{info.tax} coins; "
                + ", ".join(f"{n} Footmen in {t}" for t, n in split.items() if n))

@@ -7,6 +7,7 @@ Territory", "Knocking Out Another Player").
 from __future__ import annotations
 
 from engine.core.events import Event
+from engine.core.text import plural
 from engine.core.judging import bad_faces, seat_ordered
 from engine.risk_legacy import world as W
 from engine.risk_legacy.board import FACTION_NAMES, Territory
@@ -50,7 +51,7 @@ def _expanded(s: State, e: Event, c: _Ctx) -> State | None:
         return None
     p, pay, frm, to, src, dst = got
     if pay.troops > src.troops:
-        return c.skip("RL-EXPAND-FROM", f"{p} moves {pay.troops} troops out of {_tname(s, frm)}, which holds {src.troops}")
+        return c.skip("RL-EXPAND-FROM", f"{p} moves {plural(pay.troops, 'troop')} out of {_tname(s, frm)}, which holds {src.troops}")
     if dst.owner == p:
         return c.skip("RL-EXPAND-TARGET", f"{p} already controls {_tname(s, to)} (moving there is a maneuver)")
     if dst.troops > 0:
@@ -63,15 +64,15 @@ def _expanded(s: State, e: Event, c: _Ctx) -> State | None:
         c.bad("RL-EXPAND-ADJACENT", f"{_tname(s, to)} is not adjacent to {_tname(s, frm)}")
     lost = city_cost(s, to)
     if pay.troops - lost < 1:
-        return c.skip("RL-EXPAND-CITY", f"expanding into {_tname(s, to)} costs {lost} troops; {pay.troops} "
+        return c.skip("RL-EXPAND-CITY", f"expanding into {_tname(s, to)} costs {plural(lost, 'troop')}; {pay.troops} "
                       "moving would not keep control of it")
     if pay.lost is not None and pay.lost != lost:
-        c.claim("RL-CLAIM", f"{p} claims {pay.lost} troops lost entering {_tname(s, to)}; the rules give {lost}")
+        c.claim("RL-CLAIM", f"{p} claims {plural(pay.lost, 'troop')} lost entering {_tname(s, to)}; the rules give {lost}")
     terr = _set_terr(s, **{frm: src._replace(troops=src.troops - pay.troops,
                                             owner=p if src.troops > pay.troops else None),
                            to: Terr(p, pay.troops - lost, dst.hq)})
     city = W.marks(s.world, to).city
-    extra = f" ({city.name}: {lost} troops lost to the city)" if city else ""
+    extra = f" ({city.name}: {plural(lost, 'troop')} lost to the city)" if city else ""
     c.note(f"{p} expands into {_tname(s, to)} with {pay.troops}{extra}")
     return replace(s, terr=terr, flow=s.flow._replace(expanded=s.flow.expanded + 1))
 
@@ -96,7 +97,7 @@ def _attack_declared(s: State, e: Event, c: _Ctx) -> State | None:
               "immune to further attacks this turn")
     f = s.flow
     cb = Combat(frm=frm, to=to, attacker=p, defender=dst.owner, dice=pay.troops)
-    c.note(f"{faction_name(s, p)} attacks {faction_name(s, dst.owner)} in {_tname(s, to)} ({dst.troops} troops) "
+    c.note(f"{faction_name(s, p)} attacks {faction_name(s, dst.owner)} in {_tname(s, to)} ({plural(dst.troops, 'troop')}) "
            f"from {_tname(s, frm)} with {pay.troops}")
     return replace(s, combat=cb, flow=f._replace(first_attack=f.first_attack or to))
 

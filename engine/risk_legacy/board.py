@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
 
-from engine.core.data import borders, loaded_once, read_data_file
+from engine.core.data import DataShapeError, Shape, borders, data_file_label, loaded_once, read_data_file
 
 Territory = str
 Continent = str
@@ -90,66 +90,84 @@ class GameData:
         return power
 
 
-class BoardDataError(ValueError):
-    """A board or rules file that cannot be used (unknown territory in a border, missing field...)."""
-
-
 def _read_json(path: str | Path | None, default_name: str) -> tuple[dict, str]:
     return read_data_file("engine.risk_legacy", default_name, path)
 
 
 def load_data(board_path: str | Path | None = None, rules_path: str | Path | None = None) -> GameData:
-    """Load the world board and the rule tables: the shipped copies, or corrected files."""
-    board, board_digest = _read_json(board_path, "board.json")
-    rules, rules_digest = _read_json(rules_path, "rules_data.json")
-    try:
-        territories = tuple(t["id"] for t in board["territories"])
-        names = {t["id"]: t["name"] for t in board["territories"]}
-        known = set(territories)
-        continent_of = {t["id"]: t["continent"] for t in board["territories"]}
-        continents = {c["id"]: tuple(c["territories"]) for c in board["continents"]}
-        for c, ts in continents.items():
-            for t in ts:
-                if t not in known:
-                    raise BoardDataError(f"continent {c!r} names {t!r}, which is not a territory")
-        nb, _ = borders(territories, board["borders"], BoardDataError)
-        sea_lines = frozenset(frozenset((b["a"], b["b"])) for b in board["borders"]
-                              if b.get("sea_line"))
-        card_of = {t["id"]: t["card_id"] for t in board["territories"]}
-        chart = {int(k): int(v) for k, v in rules["resource_trade_chart"]["resources_to_troops"].items()}
-        scars = {k: int(v["cards"]) for k, v in rules["scars_available_at_start"].items()}
-        powers = {f: tuple(p) for f, p in rules["starting_powers"].items()}
-        if set(powers) != set(FACTIONS) or any(len(p) != 2 for p in powers.values()):
-            raise BoardDataError(f"starting powers must give two powers for each of {', '.join(FACTIONS)}")
-        inv = rules["inventory"]
-        inventory = {
-            "territory_cards": int(inv["territory_cards"]), "coin_cards": int(inv["coin_cards"]),
-            "first_game_coin_stickers": int(inv["first_game_coin_stickers"]),
-            "max_resources": int(inv["max_resources_per_territory_card"]),
-            "max_resources_first_game": int(inv["max_resources_before_first_game"]),
-            "minor_city": int(inv["minor_cities"]), "major_city": int(inv["major_cities"]),
-            "fortification": int(inv["fortifications"]), "scar_cancel": int(inv["scar_cancel_stickers"]),
-            "continent_plus": int(inv["continent_marks"]["+1"]),
-            "continent_minus": int(inv["continent_marks"]["-1"]),
-            "reward_games": int(inv["campaign_games_with_rewards"]),
-        }
-        packs = {k: v for k, v in rules["sealed_packs"].items() if k != "note"}
-        population = {k: int(v) for k, v in rules["city_population"].items()}
-        starting = int(rules["starting_troops"])
-    except (KeyError, TypeError, AttributeError) as exc:
-        raise BoardDataError(f"board or rules file is missing a field: {exc}") from exc
+    """Load the world board and the rule tables: the shipped copies, or corrected files. A file of
+    the wrong shape is a DataShapeError (a ValueError) naming the file, the key and what is wrong."""
+    board_raw, board_digest = _read_json(board_path, "board.json")
+    rules_raw, rules_digest = _read_json(rules_path, "rules_data.json")
+    board = Shape(board_raw, data_file_label(board_path, "board.json"))
+    rules = Shape(rules_raw, data_file_label(rules_path, "rules_data.json"))
+    names: dict[Territory, str] = {}
+    continent_of: dict[Territory, str] = {}
+    card_of: dict[Territory, str] = {}
     aliases: dict[str, Territory] = {}
-    for t in board["territories"]:
-        for key in (t["id"], t["name"], t.get("classic_name"), t["card_id"]):
+    for t in board["territories"].list():
+        tid = t["id"].str()
+        if tid in names:
+            raise t["id"].fail("a territory id not used before")
+        names[tid] = t["name"].str()
+        continent_of[tid] = t["continent"].str()
+        card_of[tid] = t["card_id"].str()
+        for key in (tid, names[tid], t.get("classic_name").optional_str(), card_of[tid]):
             if key:
-                aliases.setdefault(key.casefold().replace(" ", "_"), t["id"])
+                aliases.setdefault(key.casefold().replace(" ", "_"), tid)
+    territories = tuple(names)
+    continents: dict[str, tuple[Territory, ...]] = {}
+    continent_names: dict[str, str] = {}
+    bonuses: dict[str, int] = {}
+    for c in board["continents"].list():
+        cid = c["id"].str()
+        members = c["territories"].list()
+        for m in members:
+            if m.value not in names:
+                raise m.fail("a territory id of the board")
+        continents[cid] = tuple(m.value for m in members)
+        continent_names[cid] = c["name"].str()
+        bonuses[cid] = c["bonus"].int()
+    nb, _ = borders(territories, board["borders"].list(), "a territory id of the board")
+    sea_lines = frozenset(frozenset((e["a"].str(), e["b"].str())) for e in board["borders"].list()
+                          if e.get("sea_line").value)
+    chart = {}
+    for k, v in rules["resource_trade_chart"]["resources_to_troops"].items():
+        if not k.isdigit():
+            raise DataShapeError(f"{rules.file}: resource_trade_chart.resources_to_troops: "
+                                 f"the key {k!r} is not a number of resources")
+        chart[int(k)] = v.int()
+    scars = {k: v["cards"].int() for k, v in rules["scars_available_at_start"].items()}
+    powers: dict[str, tuple[str, ...]] = {}
+    for f, p in rules["starting_powers"].items():
+        if len(p.list()) != 2:
+            raise p.fail("a list of two powers")
+        powers[f] = tuple(x.str() for x in p.list())
+    if set(powers) != set(FACTIONS):
+        raise DataShapeError(f"{rules.file}: starting_powers: expected two powers for each of "
+                             f"{', '.join(FACTIONS)}, found {', '.join(powers) or 'none'}")
+    inv = rules["inventory"]
+    inventory = {
+        "territory_cards": inv["territory_cards"].int(), "coin_cards": inv["coin_cards"].int(),
+        "first_game_coin_stickers": inv["first_game_coin_stickers"].int(),
+        "max_resources": inv["max_resources_per_territory_card"].int(),
+        "max_resources_first_game": inv["max_resources_before_first_game"].int(),
+        "minor_city": inv["minor_cities"].int(), "major_city": inv["major_cities"].int(),
+        "fortification": inv["fortifications"].int(), "scar_cancel": inv["scar_cancel_stickers"].int(),
+        "continent_plus": inv["continent_marks"]["+1"].int(),
+        "continent_minus": inv["continent_marks"]["-1"].int(),
+        "reward_games": inv["campaign_games_with_rewards"].int(),
+    }
+    packs = {k: v.value for k, v in rules["sealed_packs"].items() if k != "note"}
+    population = {k: v.int() for k, v in rules["city_population"].items()}
+    starting = rules["starting_troops"].int()
     return GameData(
         territories=territories,
         names=names,
         continent_of=continent_of,
         continents=continents,
-        continent_names={c["id"]: c["name"] for c in board["continents"]},
-        bonuses={c["id"]: int(c["bonus"]) for c in board["continents"]},
+        continent_names=continent_names,
+        bonuses=bonuses,
         neighbours={t: frozenset(v) for t, v in nb.items()},
         card_of=card_of,
         territory_of_card={c: t for t, c in card_of.items()},

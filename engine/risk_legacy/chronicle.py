@@ -3,6 +3,7 @@ world documents, for campaign histories (`ledger campaign show`) and findings.""
 
 from __future__ import annotations
 
+from engine.core.text import plural
 from engine.risk_legacy import world as W
 from engine.risk_legacy.board import FACTION_NAMES, GameData
 
@@ -61,7 +62,7 @@ def world_changes(before: W.World, after: W.World, data: GameData) -> list[str]:
     for card, n in sorted(after.resources.items()):
         old = before.resources.get(card)
         if old is not None and n != old:
-            out.append(f"Territory card {_card(data, card)} goes from {old} to {n} resources")
+            out.append(f"Territory card {_card(data, card)} goes from {old} to {plural(n, 'resource')}")
     for p in after.packs[len(before.packs):]:
         out.append(f"sealed {p.pack.replace('_', ' ')}: its condition is met ({p.condition}); its contents "
                    "are outside this engine")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from engine.core.events import Event
 from engine.core.judging import bad_faces
+from engine.core.text import plural
 from engine.risk_legacy import world as W
 from engine.risk_legacy.board import COIN, GameData, Territory
 from engine.risk_legacy.state import State, evolve as replace
@@ -192,10 +193,10 @@ def _r_upgrade(s, world, p, pay, c):
     n = world.resources.get(card, 1)
     cap = s.data.inventory["max_resources"]
     if n >= cap:
-        return c.skip("RL-REWARD-UPGRADE", f"{card} already has {n} resources; {cap} is the most")
+        return c.skip("RL-REWARD-UPGRADE", f"{card} already has {plural(n, 'resource')}; {cap} is the most")
     resources = dict(world.resources)
     resources[card] = n + 1
-    return world.model_copy(update={"resources": resources}), f"upgrades {card} ({_tname(s, t)}) to {n + 1} resources"
+    return world.model_copy(update={"resources": resources}), f"upgrades {card} ({_tname(s, t)}) to {plural(n + 1, 'resource')}"
 
 
 _REWARDS = {

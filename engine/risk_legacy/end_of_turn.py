@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from engine.core.events import Event
 from engine.core.judging import acting
+from engine.core.text import plural
 from engine.risk_legacy import world as W
 from engine.risk_legacy.board import COIN
 from engine.risk_legacy.state import END, State, evolve as replace
@@ -70,7 +71,7 @@ def _card_drawn(s: State, e: Event, c: _Ctx) -> State | None:
         slots = (None,) + side.slots[:k] + side.slots[k + 1:]
         side = side._replace(slots=slots)
         c.note(f"{p} draws {card} ({_tname(s, s.data.territory_of_card[card])}, "
-               f"{W.card_resources(s.world, card)} resources) from slot {k + 1}")
+               f"{plural(W.card_resources(s.world, card), 'resource')}) from slot {k + 1}")
     pending = "reveal" if side.draw or side.discard else None
     if pending is None:
         c.note("The Territory deck and its discard pile are empty: slot 1 stays empty")
@@ -89,7 +90,7 @@ def _coin_deck_out(s: State, c: _Ctx) -> State:
     top = max(counts.values())
     leaders = [p for p, n in counts.items() if n == top]
     if len(leaders) != 1:
-        c.note(f"The Coin deck has run out: {', '.join(leaders)} tie with {top} territories, no Red Star is given")
+        c.note(f"The Coin deck has run out: {', '.join(leaders)} tie with {plural(top, 'territory', 'territories')}, no Red Star is given")
         return s
     p = leaders[0]
     players = dict(s.players)
@@ -140,7 +141,7 @@ def _event_card_drawn(s: State, e: Event, c: _Ctx) -> State | None:
             x = terr[t]
             n = max(0, x.troops + eff.delta)
             terr[t] = x._replace(troops=n, owner=x.owner if n else None)
-            done.append(f"{eff.delta:+d} troops in {_tname(s, t)}")
+            done.append(f"{_signed(eff.delta, 'troops')} in {_tname(s, t)}")
         else:
             if eff.player not in players:
                 return c.skip("RL-NAME", f"an Event effect names player {eff.player!r}")
@@ -149,7 +150,7 @@ def _event_card_drawn(s: State, e: Event, c: _Ctx) -> State | None:
                 players[eff.player] = ps._replace(tokens=max(0, ps.tokens + eff.delta))
             else:
                 players[eff.player] = ps._replace(missiles=max(0, ps.missiles + eff.delta))
-            done.append(f"{eff.player} {eff.delta:+d} {eff.kind.replace('_', ' ')}")
+            done.append(f"{eff.player} {_signed(eff.delta, eff.kind.replace('_', ' '))}")
     s = _check_blind_draw(s, s.side.events_left, pay.dice, f"the Event card {pay.card}", c)
     left = s.side.events_left - 1 + (1 if pay.placed == "deck" else 0)
     c.note(f"Event {pay.card}" + (f" — {pay.text}" if pay.text else "")
@@ -198,3 +199,8 @@ def _turn_ended(s: State, e: Event, c: _Ctx) -> State | None:
         else:
             c.bad("RL-JOIN-WAR", f"{e.actor} controls no territory and ends the turn without joining the war")
     return _next_turn(s, c)
+
+
+def _signed(delta: int, nouns: str) -> str:
+    """'+1 missile', '-2 red stars': a change and its noun (`nouns` the plural), agreeing."""
+    return f"{delta:+d} {nouns[:-1] if abs(delta) == 1 else nouns}"

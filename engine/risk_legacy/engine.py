@@ -110,7 +110,7 @@ def _check_the_stream(s: State, seed: str, c: _Ctx) -> State:
             c.bad("RL-DICE-SEED", f"die #{i + 1 + (hi - lo if i >= lo else 0)} of the game shows {got}; "
                   f"the seed gives {want}")
             break
-    c.note(f"Seed revealed: all {len(dice)} dice checked against it"
+    c.note(f"Seed revealed: {_all_dice(len(dice))} checked against it"
            + (f", and the {hi - lo} secret dice of the face-down Scar deal" if deal is not None and hi > lo else ""))
     if deal is None or s.dice_mode != "seeded":
         return s
@@ -268,3 +268,7 @@ def position(s: State) -> tuple[str, int, int]:
 def reveal_seed(s: State, seed: str) -> State:
     """With the seed known up front, every die is checked at its own line."""
     return with_seed(s, seed, replace)
+
+
+def _all_dice(n: int) -> str:
+    return "the one die" if n == 1 else f"all {n} dice"

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from engine.core.events import Event
+from engine.core.text import plural
 from engine.risk_legacy.state import END, MANEUVERED, State, evolve as replace
 from engine.risk_legacy.attack import _move_from_to
 from engine.risk_legacy.common import connected, _Ctx, has_power, _name, _set_terr, _tname
@@ -18,7 +19,7 @@ def _maneuvered(s: State, e: Event, c: _Ctx) -> State | None:
         return c.skip("RL-MANEUVER-PATH", f"a maneuver goes to another territory {p} controls; {_tname(s, to)} "
                       f"is {'the same territory' if frm == to else 'held by ' + _name(dst.owner)}")
     if pay.troops > src.troops:
-        return c.skip("RL-MANEUVER-PATH", f"{p} moves {pay.troops} troops out of {_tname(s, frm)}, which holds {src.troops}")
+        return c.skip("RL-MANEUVER-PATH", f"{p} moves {plural(pay.troops, 'troop')} out of {_tname(s, frm)}, which holds {src.troops}")
     f = s.flow
     anytime = has_power(s, p, "sahara-maneuver-anytime")
     if f.maneuvered:

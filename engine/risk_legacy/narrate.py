@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from typing import Any, Hashable
 
+from engine.core.text import plural
+
 
 def describe_event(type_: str, actor: str | None, payload: Any, view: dict | None = None) -> str:
     """One line for an event, from its payload (as logged); the board `view` is not needed."""
@@ -83,9 +85,10 @@ def board_lines(view: dict | None, indent: str = "    ") -> list[str]:
             continue
         held = [f"{t} {x.get('troops')}" + (f" [{x['city']}]" if x.get("city") else "")
                 for t, x in board.items() if x.get("owner") == p]
-        out.append(f"{indent}{p} ({info.get('faction')}): {info.get('red_stars')} Red Stars, "
-                   f"{info.get('missiles')} missiles, {info.get('cards')} cards ({info.get('resources')} "
-                   f"resources), {info.get('territories')} territories — " + "; ".join(held))
+        out.append(f"{indent}{p} ({info.get('faction')}): {_count(info, 'red_stars', 'Red Star')}, "
+                   f"{_count(info, 'missiles', 'missile')}, {_count(info, 'cards', 'card')} "
+                   f"({_count(info, 'resources', 'resource')}), "
+                   f"{_count(info, 'territories', 'territory', 'territories')} — " + "; ".join(held))
     return out
 
 
@@ -114,3 +117,9 @@ def turn_key(type_: str, actor: str | None, position: tuple[str, int, int]) -> H
     the phase "turn" belongs to the turn of its position; None outside turns."""
     phase, round_, turn = position
     return (round_, turn) if phase == "turn" and round_ > 0 else None
+
+
+def _count(info: dict, key: str, noun: str, nouns: str | None = None) -> str:
+    """info[key] with its noun, agreeing ('1 missile', '3 Red Stars'); '? missiles' if absent."""
+    n = info.get(key)
+    return plural(n, noun, nouns) if isinstance(n, int) else f"{n} {nouns or noun + 's'}"

@@ -5,6 +5,7 @@ cards, joining the war, and recruiting troops (territories, cities, continents, 
 from __future__ import annotations
 
 from engine.core.events import Event
+from engine.core.text import plural
 from engine.risk_legacy.board import Territory
 from engine.risk_legacy.state import MAIN, START, STEP_NAMES, State, Terr, evolve as replace
 from engine.risk_legacy.common import (
@@ -31,7 +32,7 @@ def _red_star_bought(s: State, e: Event, c: _Ctx) -> State | None:
         c.bad("RL-RED-STAR-BUY", f"a Red Star costs 4 Resource cards; {e.actor} turns in {len(cards)}")
     players = dict(s.players)
     players[e.actor] = ps._replace(hand=rest, tokens=ps.tokens + 1)
-    c.note(f"{e.actor} turns in {', '.join(cards)} for a Red Star token ({stars(s, e.actor) + 1} Red Stars)")
+    c.note(f"{e.actor} turns in {', '.join(cards)} for a Red Star token ({plural(stars(s, e.actor) + 1, 'Red Star')})")
     s = replace(s, players=players, side=_turn_in(s.side, cards))
     return _check_win(s, c)
 
@@ -52,7 +53,7 @@ def _joined_war(s: State, e: Event, c: _Ctx) -> State | None:
     if not is_legal_start(s, e.actor, t):
         c.bad("RL-JOIN-WAR", f"{_tname(s, t)} is marked: not a legal starting territory for {e.actor}")
     troops = s.data.starting_troops // 2
-    c.note(f"{faction_name(s, e.actor)} joins the war with {troops} troops in {_tname(s, t)}")
+    c.note(f"{faction_name(s, e.actor)} joins the war with {plural(troops, 'troop')} in {_tname(s, t)}")
     return replace(s, terr=_set_terr(s, **{t: Terr(e.actor, troops, s.terr[t].hq)}),
                    flow=f._replace(recruited=True, step=MAIN))
 
@@ -92,14 +93,15 @@ def _recruited(s: State, e: Event, c: _Ctx) -> State | None:
     traded = trade_value(s, resources) if cards else 0
     total = base + sum(conts.values()) + traded
     placed = sum(placements.values())
-    parts = [f"{len(territories_of(s, p))} territories + {population_of(s, p)} population → {base}"]
+    parts = [f"{plural(len(territories_of(s, p)), 'territory', 'territories')} + "
+             f"{population_of(s, p)} population → {base}"]
     parts += [f"{s.data.continent_names[k]} +{v}" for k, v in conts.items()]
     if cards:
         parts.append(f"{len(cards)} card{'s' if len(cards) > 1 else ''} ({resources} resources) +{traded}")
     if placed != total:
         c.bad("RL-RECRUIT-COUNT", f"{p} recruits {total} troops ({'; '.join(parts)}); the log places {placed}")
     if pay.troops is not None and pay.troops != total:
-        c.claim("RL-CLAIM", f"{p} claims {pay.troops} troops recruited; the rules give {total} ({'; '.join(parts)})")
+        c.claim("RL-CLAIM", f"{p} claims {plural(pay.troops, 'troop')} recruited; the rules give {total} ({'; '.join(parts)})")
     if placed >= 30 and ps.missiles > 0:
         s = _open_pack(s, "pocket_2", c, f" ({p}: {placed} troops, {ps.missiles} Missile"
                        f"{'s' if ps.missiles > 1 else ''})")

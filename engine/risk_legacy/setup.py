@@ -12,6 +12,7 @@ from engine.core.commit import matches_commitment
 from engine.core.events import Event
 from engine.core.judging import acting, roll_off
 from engine.core.rules import Violation
+from engine.core.text import plural
 from engine.risk_legacy import world as W
 from engine.risk_legacy.board import COIN, FACTIONS, FACTION_NAMES, GameData
 from engine.risk_legacy.state import (
@@ -57,7 +58,7 @@ def check_start(payload, data: GameData) -> list[Violation]:
                          f"carries has digest {W.world_digest(world)[:12]}...", blocking=False))
         if camp.game != world.games + 1:
             out.append(V("RL-CAMPAIGN-ORDER", f"the log calls this game {camp.game} of {camp.name!r}; its "
-                         f"world has {world.games} games played, so this is game {world.games + 1}",
+                         f"world has {plural(world.games, 'game')} played, so this is game {world.games + 1}",
                          blocking=False))
     return out
 
@@ -122,7 +123,7 @@ def _scar_cards_dealt(s: State, e: Event, c: _Ctx) -> State | None:
         return c.skip("RL-FLOW", "Scar cards are dealt once, during the setup before the roll-off")
     avail = scar_cards_available(s)
     if sum(avail.values()) < len(s.seats):
-        return c.skip("RL-SETUP-SCARS", f"{sum(avail.values())} Scar cards for {len(s.seats)} players: "
+        return c.skip("RL-SETUP-SCARS", f"{plural(sum(avail.values()), 'Scar card')} for {len(s.seats)} players: "
                       "not enough for everyone, so no one gets one")
     pay = e.payload
     dealt = pay.cards if pay.cards is not None else pay.commitments
@@ -142,7 +143,7 @@ def _scar_cards_dealt(s: State, e: Event, c: _Ctx) -> State | None:
     for kind in set(dealt.values()):
         n = sum(1 for k in dealt.values() if k == kind)
         if n > avail[kind]:
-            return c.skip("RL-SETUP-SCARS", f"{n} {kind} cards dealt; {avail[kind]} are left")
+            return c.skip("RL-SETUP-SCARS", f"{plural(n, kind + ' card')} dealt; {avail[kind]} {'is' if avail[kind] == 1 else 'are'} left")
     s = _check_draw(s, pool, len(s.seats), [dealt[p] for p in s.seats], pay.dice, "the Scar cards dealt", c)
     for p, kind in dealt.items():
         players[p] = players[p]._replace(scar=kind)
@@ -165,7 +166,7 @@ def _deal_face_down(s: State, pool: tuple[str, ...], pay, c: _Ctx) -> State:
         cards, used = draw(pool, len(s.seats), stream.__next__)
         drawn = dict(zip(s.seats, cards))
         if count is not None and count != len(used):
-            c.bad("RL-CHANCE-DRAW", f"the face-down Scar deal says it used {count} dice of the stream; "
+            c.bad("RL-CHANCE-DRAW", f"the face-down Scar deal says it used {plural(count, 'die', 'dice')} of the stream; "
                   f"the seed's dice make the deal with {len(used)}")
         count = len(used)
     if count is None:
@@ -312,7 +313,7 @@ def _faction_chosen(s: State, e: Event, c: _Ctx) -> State | None:
     power = s.world.powers.get(faction)
     c.note(f"{e.actor} takes {FACTION_NAMES[faction]}"
            + (f" (starting power: {s.data.power_text(power)})" if power else "")
-           + f": HQ and {troops} troops in {_tname(s, t)}")
+           + f": HQ and {plural(troops, 'troop')} in {_tname(s, t)}")
     if f.index + 1 < len(f.order):
         return replace(s, flow=f._replace(index=f.index + 1))
     c.note(f"Every faction is on the board: {f.order[0]} takes the first turn")

@@ -18,6 +18,7 @@ from typing import Literal, Mapping
 from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, ValidationError
 
 from engine.core.canonical import canonical_json, sha256_hex
+from engine.core.text import plural
 from engine.risk_legacy.board import FACTIONS, POWER_IDS, GameData
 
 Outcome = Literal["won", "held_on", "eliminated", "absent"]
@@ -139,7 +140,7 @@ def check_world(w: World, data: GameData) -> list[str]:
         if card not in cards:
             out.append(f"world gives resources to {card!r}, which is not a territory card")
         elif not 1 <= n <= data.inventory["max_resources"]:
-            out.append(f"card {card} has {n} resources; a territory card has 1 to {data.inventory['max_resources']}")
+            out.append(f"card {card} has {plural(n, 'resource')}; a territory card has 1 to {data.inventory['max_resources']}")
     for card in w.destroyed:
         if card not in cards:
             out.append(f"world destroys {card!r}, which is not a territory card")
@@ -187,7 +188,7 @@ def customize(w: World, data: GameData, powers: Mapping[str, str | int],
     """
     problems: list[str] = []
     if w.games:
-        problems.append(f"the world is customized before the first game; {w.games} games were played")
+        problems.append(f"the world is customized before the first game; {plural(w.games, 'game')} {'was' if w.games == 1 else 'were'} played")
     chosen: dict[str, str | None] = dict(w.powers)
     for f in FACTIONS:
         if f not in powers:
@@ -213,7 +214,7 @@ def customize(w: World, data: GameData, powers: Mapping[str, str | int],
     cap = data.inventory["max_resources_first_game"]
     for card, n in sorted(resources.items()):
         if n > cap:
-            problems.append(f"card {card} would have {n} resources; before the first game a card has at most {cap}")
+            problems.append(f"card {card} would have {plural(n, 'resource')}; before the first game a card has at most {cap}")
     want = data.inventory["first_game_coin_stickers"]
     if added != want:
         problems.append(f"{added} coin stickers placed; the box has {want} and all are placed")

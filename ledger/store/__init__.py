@@ -59,6 +59,7 @@ Refusals (`rejects.rule` besides the reader's LOG-* rules):
     STORE-UNSEALED     the log has no hash chain (seal it first: `ledger seal FILE`)
     STORE-CHAIN        the hash chain is broken (an edited, inserted, deleted or reordered line)
     STORE-CONTRADICTS  the store holds a different history for this game id
+    STORE-MANY-GAMES   the file holds several games, concatenated (`ledger split FILE` them)
 
 Concurrency. DuckDB lets one process at a time open a database file for writing; any other open
 of it, even read-only, fails with "Could not set lock on file" (read-only opens share the file
@@ -86,7 +87,7 @@ from ledger.store.analytics_tables import ANALYTICS_TABLES, analytics_projection
 from ledger.store.campaigns import CAMPAIGN_MODELS, CampaignFindingRow, CampaignGameRow, CampaignRow
 from ledger.store.duckdb import DB_ENV, DEFAULT_DB, MODELS, DuckDBStore, open_store
 from ledger.store.errors import (
-    ConcurrencyConflict, GameNotFound, InvalidAppend, StoreBusy, StoreError,
+    ConcurrencyConflict, GameNotFound, InvalidAppend, NotAStore, StoreBusy, StoreError,
 )
 from ledger.store.interface import (
     DEFAULT_BATCH_EVENTS, EventStore, Head, IngestOutcome, IntegrityReport, RecheckChange, Reject,
@@ -106,5 +107,5 @@ __all__ = [
     "IngestOutcome", "IntegrityReport", "InvalidAppend", "MODELS", "PlayerRow", "RecheckChange",
     "Reject", "RejectRow", "STORE_RULES", "SnapshotRow", "StoreBusy", "StoreError",
     "TournamentRow", "analytics_projections", "event_frame", "judge_for_store",
-    "load_log_from_store", "log_text", "open_store", "read_fingerprint",
+    "load_log_from_store", "NotAStore", "log_text", "open_store", "read_fingerprint",
 ]

@@ -3,9 +3,13 @@ transactions by one writer at a time (see the package doc for the concurrency ru
 
 from __future__ import annotations
 
+import errno
+import hashlib
 import json
 import os
 import re
+import shutil
+import tempfile
 import threading
 import time
 from contextlib import contextmanager
@@ -19,10 +23,11 @@ import polars as pl
 from sqlalchemy import func
 from sqlmodel import Session, SQLModel, create_engine, select
 
+from engine.core.text import plural
 from ledger.store import analytics_tables as at
 from ledger.store.campaigns import CAMPAIGN_MODELS, CampaignLinks, _report_links
-from ledger.store.errors import (ConcurrencyConflict, GameNotFound, InvalidAppend, StoreBusy,
-                                 StoreError, _WriteRefused)
+from ledger.store.errors import (ConcurrencyConflict, GameNotFound, InvalidAppend, NotAStore,
+                                 StoreBusy, StoreError, _WriteRefused)
 from ledger.store.interface import (DEFAULT_BATCH_EVENTS, EventStore, Head, IngestOutcome,
                                     IntegrityReport, RecheckChange, Reject, log_text)
 from ledger.store.judging import (Advanced, LiveGame, LiveGames, _default_extract, _default_judge,
@@ -32,7 +37,7 @@ from ledger.store.mapper import (_ArrowStream, _Batch, _now, carry_row, event_fr
 from ledger.store.models import (GENERIC_MODELS, FindingRow, GameRow, RejectRow, SnapshotRow)
 from ledger.store.refusals import (_dropped_lines, _line_text, _refusal, _Refusal, _sealed_onto,
                                    _stored_form)
-from replay.logfile import LogRead, RawEvent, format_line, read_log_text
+from replay.logfile import LogRead, RawEvent, format_line, path_problem, read_log_text, write_atomically
 
 DEFAULT_DB = "ledger.duckdb"
 DB_ENV = "LEDGER_DB"
@@ -77,6 +82,12 @@ _CARRY_SCHEMA = {"game_id": pl.String, "seq": pl.Int32, "ruleset_version": pl.St
 _REJECT_SCHEMA = {"file": pl.String, "line": pl.Int32, "seq": pl.Int32, "game_id": pl.String,
                   "rule": pl.String, "message": pl.String, "raw": pl.String,
                   "rejected_at": pl.Datetime("us")}
+
+
+def _int32(n: int | None) -> int | None:
+    """A line or seq for an INTEGER column; None when it does not fit (a refused log may give
+    any seq, a 500-digit one too: its message still says it)."""
+    return n if n is None or -2**31 <= n < 2**31 else None
 
 
 _LOOKUP_CHUNK = 64  # logs whose stored heads are looked up together
@@ -128,6 +139,9 @@ def _connect(path: str, read_only: bool, wait: float) -> duckdb.DuckDBPyConnecti
         except duckdb.IOException as exc:
             message = str(exc)
             if "lock" not in message.lower():
+                if "not a valid DuckDB database file" in message:
+                    raise NotAStore(f"{path} is not a ledger store (not a DuckDB database "
+                                    f"file)") from exc
                 raise StoreError(f"cannot open the store {path}: {message}") from exc
             waited = time.monotonic() - started
             if waited >= wait:
@@ -135,6 +149,15 @@ def _connect(path: str, read_only: bool, wait: float) -> duckdb.DuckDBPyConnecti
                 raise StoreBusy(path, found.group(1) if found else None, waited) from exc
             time.sleep(min(delay, max(0.0, wait - waited)))
             delay = min(delay * 2, 0.5)
+
+
+def _is_duckdb_file(path: str) -> bool:
+    """Does the file begin as a DuckDB database does (the magic bytes "DUCK" at offset 8)?"""
+    try:
+        with open(path, "rb") as f:
+            return f.read(12)[8:12] == b"DUCK"
+    except OSError:
+        return True             # let DuckDB say what is wrong with it
 
 
 def open_store(db_path: str | Path | None = None, *, read_only: bool = False,
@@ -146,8 +169,20 @@ def open_store(db_path: str | Path | None = None, *, read_only: bool = False,
     A read-only open of a missing file raises StoreError.
     """
     path = str(db_path or os.environ.get(DB_ENV) or DEFAULT_DB)
-    if read_only and path != ":memory:" and not Path(path).exists():
-        raise StoreError(f"no store at {path} (ledger ingest creates one)")
+    if path != ":memory:":
+        problem = path_problem(path, "a store (a DuckDB file)")
+        if problem is not None and (read_only or Path(path).exists() or Path(path).is_symlink()):
+            if not Path(path).exists() and not Path(path).is_symlink():
+                raise StoreError(f"{path}: no such file (no store at this path; ledger ingest "
+                                 f"creates one)")
+            raise StoreError(problem)
+        if Path(path).exists() and not _is_duckdb_file(path):
+            # DuckDB would open a JSON or CSV file as an in-memory database over it
+            raise NotAStore(f"{path} is not a ledger store (not a DuckDB database file)")
+        parent = Path(path).parent
+        if not read_only and not parent.is_dir():
+            raise StoreError(f"{path}: cannot create a store there: {parent}: "
+                             f"{'no such directory' if not parent.exists() else 'not a directory'}")
     con = _connect(path, read_only, wait)
     try:
         return DuckDBStore(con, path, read_only=read_only)
@@ -177,9 +212,21 @@ class DuckDBStore(CampaignLinks, EventStore):
                                      creator=lambda: duckdb_engine.ConnectionWrapper(con))
         self._live = LiveGames()          # games appended to, judged up to their head
         self._projections = at.analytics_projections()
-        if not read_only:
-            with self._lock:
+        with self._lock:
+            generic = [m.__table__ for m in (*MODELS, *CAMPAIGN_MODELS)]
+            present = {r[0] for r in con.execute(
+                "SELECT table_name FROM duckdb_tables() WHERE schema_name = current_schema() "
+                "AND table_name IN (" + ", ".join("?" * len(generic)) + ")",
+                [t.name for t in generic]).fetchall()}
+            if not read_only:       # a new store, or one made before some tables or columns existed
                 self._create_tables()
+            elif not present & {"games", "events"}:
+                raise NotAStore(f"{path} is not a ledger store (no ledger tables)")
+            elif len(present) != len(generic):
+                missing = ", ".join(t.name for t in generic if t.name not in present)
+                raise NotAStore(f"{path} is a ledger store without the tables {missing} "
+                                f"(made by an older ledger?): a command that writes "
+                                f"(ledger recheck --db {path}) adds them")
         # Stores made before payload, prev and hash became virtual columns store them: fill them.
         stored = {r[0] for r in con.execute(
             "SELECT column_name FROM information_schema.columns WHERE table_schema = "
@@ -273,6 +320,9 @@ class DuckDBStore(CampaignLinks, EventStore):
                     pass  # a failed COMMIT has rolled back already
                 if isinstance(exc, (duckdb.ConstraintException, duckdb.TransactionException)):
                     raise _WriteRefused(exc) from exc
+                if isinstance(exc, duckdb.Error):
+                    raise StoreError(f"cannot write the store {self.path}: "
+                                     f"{_io_reason(exc)}") from exc
                 raise
 
     def _insert(self, table: str, frame: pl.DataFrame, select_list: str = "*") -> None:
@@ -335,12 +385,15 @@ class DuckDBStore(CampaignLinks, EventStore):
                 if batch is not None:
                     self._commit(batch, outcomes, on_outcome, clock)
                     batch = None
-            except BaseException:
+            except BaseException as exc:
                 if batch is not None:
                     try:
                         self._con.execute("ROLLBACK")
                     except duckdb.Error:
                         pass
+                if isinstance(exc, duckdb.Error):    # the disk is full, the file went away...
+                    raise StoreError(f"cannot write the store {self.path}: "
+                                     f"{_io_reason(exc)}") from exc
                 raise
         return outcomes
 
@@ -551,7 +604,8 @@ class DuckDBStore(CampaignLinks, EventStore):
         if not rejects:
             return
         stamp = _now()
-        frame = pl.DataFrame([(r.file, r.line, r.seq, r.game_id, r.rule, r.message, r.raw, stamp)
+        frame = pl.DataFrame([(r.file, _int32(r.line), _int32(r.seq), r.game_id, r.rule,
+                               r.message, r.raw, stamp)
                               for r in rejects], schema=_REJECT_SCHEMA, orient="row")
         self._con.register("_ledger_rejects", _ArrowStream(frame))
         try:
@@ -925,7 +979,7 @@ class DuckDBStore(CampaignLinks, EventStore):
             for gid, n in con.execute(
                     "SELECT game_id, count(*) FROM events WHERE game_id NOT IN "
                     "(SELECT game_id FROM games) GROUP BY game_id ORDER BY game_id").fetchall():
-                problems.append(f"game {gid!r}: {n} events with no row in the games table")
+                problems.append(f"game {gid!r}: {plural(n, 'event')} with no row in the games table")
             for gid, seq in con.execute("""
                     SELECT game_id, seq FROM (
                         SELECT game_id, seq, prev,
@@ -950,7 +1004,7 @@ class DuckDBStore(CampaignLinks, EventStore):
                 for gid, n in con.execute(
                         f"SELECT game_id, count(*) FROM {at.quoted(table)} WHERE game_id NOT IN "
                         f"(SELECT game_id FROM games) GROUP BY game_id ORDER BY game_id").fetchall():
-                    problems.append(f"game {gid!r}: {n} rows in {table} with no row in the "
+                    problems.append(f"game {gid!r}: {plural(n, 'row')} in {table} with no row in the "
                                     f"games table")
             problems += self._check_campaigns()
             problems += self._check_lines()
@@ -982,29 +1036,88 @@ class DuckDBStore(CampaignLinks, EventStore):
         out = Path(out)
         data = log_text(self.events(game_id)).encode("utf-8")
         out.parent.mkdir(parents=True, exist_ok=True)
-        temp = out.with_name(f".{out.name}.tmp")
-        temp.write_bytes(data)
-        os.replace(temp, out)
+        write_atomically(out, data)
         return out
 
     def export_parquet(self, out_dir: str | Path, game_id: str | None = None) -> Path:
+        """One file per game, at a path fixed by the game (ruleset=R/date=D/<game>.parquet), each
+        replaced whole: exporting the same store again gives the same lake, and a game exported
+        alone lands where --all puts it. The files are written into a temporary folder under
+        `out_dir` first and moved into place only when all are written, so a full disk leaves
+        the lake as it was (and no temporary files). Files of the former naming
+        (events_<uuid>.parquet) in the partitions written are removed: they held the same rows."""
         out = Path(out_dir)
         out.mkdir(parents=True, exist_ok=True)
-        where, params = ("WHERE e.game_id = ?", [game_id]) if game_id is not None else ("", [])
         if game_id is not None and self.head(game_id) is None:
             raise GameNotFound(game_id)
-        target = str(out).replace("'", "''")
         with self._lock:
-            self._con.execute(f"""
-                COPY (SELECT e.game_id, e.seq, e.type, e.actor, e."at", e.payload::VARCHAR AS payload,
-                             e.prev, e.hash, e.raw, g.ruleset_version,
-                             coalesce(g.ruleset, 'unknown') AS ruleset,
-                             coalesce(strftime(g.played_on, '%Y-%m-%d'), 'undated') AS date
-                      FROM events e JOIN games g USING (game_id) {where}
-                      ORDER BY e.game_id, e.seq)
-                TO '{target}' (FORMAT parquet, PARTITION_BY (ruleset, date),
-                               OVERWRITE_OR_IGNORE true, FILENAME_PATTERN 'events_{{uuid}}')""",
-                              params).fetchall()
+            ids = [game_id] if game_id is not None else [
+                r[0] for r in self._con.execute("SELECT game_id FROM games ORDER BY game_id").fetchall()]
+        if not ids:
+            return out
+        stems = export_file_stems(ids)
+        temp = Path(tempfile.mkdtemp(dir=out, prefix=".export-", suffix=".tmp"))
+        try:
+            self._copy_parquet(temp, stems)
+            written = sorted(temp.rglob("*.parquet"))
+            moves = []
+            for f in written:       # temp/ruleset=R/date=D/file=STEM/data_0.parquet
+                stem = f.parent.name.removeprefix("file=")
+                target = out / f.parent.parent.relative_to(temp) / f"{stem}.parquet"
+                moves.append((f, target))
+            for f, target in moves:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(f, target)
+            for folder in {target.parent for _, target in moves}:
+                for old in folder.glob("events_*.parquet"):
+                    old.unlink()
+        except duckdb.Error as exc:
+            raise StoreError(f"cannot write the Parquet files under {out}: "
+                             f"{_io_reason(exc)}") from exc
+        finally:
+            shutil.rmtree(temp, ignore_errors=True)
         return out
 
+    def _copy_parquet(self, temp: Path, stems: dict[str, str]) -> None:
+        """COPY the games' events into `temp`, one folder per game (file=<stem>) in its
+        ruleset=R/date=D partition."""
+        target = str(temp).replace("'", "''")
+        names = pl.DataFrame({"game_id": list(stems), "file": list(stems.values())},
+                             schema={"game_id": pl.String, "file": pl.String})
+        with self._lock:
+            self._con.register("_ledger_export", _ArrowStream(names))
+            try:
+                self._con.execute(f"""
+                    COPY (SELECT e.game_id, e.seq, e.type, e.actor, e."at",
+                                 e.payload::VARCHAR AS payload, e.prev, e.hash, e.raw,
+                                 g.ruleset_version, coalesce(g.ruleset, 'unknown') AS ruleset,
+                                 coalesce(strftime(g.played_on, '%Y-%m-%d'), 'undated') AS date,
+                                 x.file
+                          FROM events e JOIN games g USING (game_id)
+                          JOIN _ledger_export x USING (game_id)
+                          ORDER BY e.game_id, e.seq)
+                    TO '{target}' (FORMAT parquet, PARTITION_BY (ruleset, date, file),
+                                   FILENAME_PATTERN 'data_{{i}}')""").fetchall()
+            finally:
+                self._con.unregister("_ledger_export")
 
+
+def export_file_stems(ids: Sequence[str]) -> dict[str, str]:
+    """A file name (without .jsonl or .parquet) per game id, safe in any file system and the
+    same for a game whatever else is exported: the id with odd characters as '_', and when that changes
+    it, a short hash of the id (so two ids never share a file)."""
+    stems = {}
+    for gid in ids:
+        safe = re.sub(r"[^A-Za-z0-9._-]", "_", gid).lstrip(".") or "game"
+        if safe != gid:
+            safe += "-" + hashlib.sha256(gid.encode("utf-8")).hexdigest()[:8]
+        stems[gid] = safe
+    return stems
+
+
+def _io_reason(exc: BaseException) -> str:
+    """An I/O error's message, saying plainly when the disk is full."""
+    text = str(exc)
+    if "No space left" in text or getattr(exc, "errno", None) == errno.ENOSPC:
+        return f"the disk is full ({text})"
+    return text

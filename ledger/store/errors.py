@@ -6,6 +6,11 @@ class StoreError(Exception):
     """Something the store cannot do; the message says what and where."""
 
 
+class NotAStore(StoreError):
+    """The file is not a ledger store: not a DuckDB database, or one without the ledger's tables
+    (an empty DuckDB file, another program's database)."""
+
+
 class StoreBusy(StoreError):
     """Another process holds the database file; retry when it is done (retryable)."""
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
 
+from engine.core.text import seq_text
 from replay.logfile import LogRead, read_log_text
 
 if TYPE_CHECKING:
@@ -50,7 +51,7 @@ class Reject:
 
     def format(self) -> str:
         where = self.file + (f":{self.line}" if self.line is not None else "")
-        where += f" (seq {self.seq})" if self.seq is not None else ""
+        where += f" (seq {seq_text(self.seq)})" if self.seq is not None else ""
         return f"{where}: {self.rule}: {self.message}"
 
     def as_dict(self) -> dict[str, Any]:

@@ -16,6 +16,7 @@ STORE_RULES: dict[str, str] = {
     "STORE-UNSEALED": "the log has no hash chain; seal it first (ledger seal FILE)",
     "STORE-CHAIN": "the hash chain is broken: an edited, inserted, deleted or reordered line",
     "STORE-CONTRADICTS": "the store holds a different history for this game id",
+    "STORE-MANY-GAMES": "the file holds several games; split it first (ledger split FILE)",
 }
 
 # Reader problems that mean the events do not form one intact chain from seq 0. An exact
@@ -44,6 +45,12 @@ def _refusal(read: LogRead) -> _Refusal | None:
             return _Refusal(whole[0].rule, whole[0].message)
         why = "; ".join(p.message for p in whole) or "no line could be read as an event"
         return _Refusal("STORE-NO-EVENTS", f"no event to store: {why}")
+    many = next((p for p in read.problems if p.rule == "LOG-MANY-GAMES"), None)
+    if many is not None:
+        return _Refusal("STORE-MANY-GAMES",
+                        f"this file holds {read.games:,} games, not one (another starts at line "
+                        f"{many.line}); nothing of it is stored — split it into one log per "
+                        f"game first: ledger split {name} --out DIR", many.line, many.seq)
     if not read.sealed:
         unsealed = sum(1 for e in read.events if e.hash is None or
                        (e.prev is None and e.seq != 0))
