@@ -126,8 +126,9 @@ def chart(spec: ChartSpec, section: str, colours: Mapping[str, str] | None = Non
 # --- what follows a section's charts ---------------------------------------------------------------
 
 
-def blocks_html(blocks: Iterable) -> str:
-    """Sub-headings, notes and tables as HTML, in order."""
+def blocks_html(blocks: Iterable, after_table: str = "") -> str:
+    """Sub-headings, notes and tables as HTML, in order; `after_table` (HTML) follows each table
+    (the dashboard's line on the games counted)."""
     out = []
     for b in blocks:
         if isinstance(b, Heading):
@@ -135,7 +136,7 @@ def blocks_html(blocks: Iterable) -> str:
         elif isinstance(b, Note):
             out.append(f"<p class='note'>{text_html(b.text)}</p>")
         elif isinstance(b, Table):
-            out.append(table_html(list(b.rows), b.columns, b.formats, b.empty))
+            out.append(table_html(list(b.rows), b.columns, b.formats, b.empty) + after_table)
         else:
             raise TypeError(f"not a block of a section: {b!r}")
     return "".join(out)

@@ -42,6 +42,8 @@ h1 { font-size: 22px; margin-bottom: 4px; } h2 { font-size: 18px; margin-top: 32
 table { border-collapse: collapse; margin: 8px 0 16px; font-size: 14px; }
 th, td { border-bottom: 1px solid #ddd; padding: 4px 10px; text-align: left; }
 th { background: #f5f5f5; }
+.counted { color: #666; font-size: 12px; margin: 2px 8px 6px; max-width: 620px; }
+details { margin: 8px 0 16px; } summary { cursor: pointer; color: #333; }
 """
 
 
@@ -56,18 +58,20 @@ class Chart:
     empty: str = ""
 
 
-def chart_html(charts: list[Chart]) -> dict[str, str]:
-    """Each chart's HTML fragment by id; plotly.js is embedded with the first figure."""
+def chart_html(charts: list[Chart], captions: Mapping[str, str] | None = None) -> dict[str, str]:
+    """Each chart's HTML fragment by id; plotly.js is embedded with the first figure. `captions`
+    (chart id -> HTML) is shown under a chart, inside its frame."""
     parts, first = {}, True
     for c in charts:
+        caption = (captions or {}).get(c.id, "")
         if c.figure is None:
             parts[c.id] = (f'<div class="chart empty" id="{c.id}">'
-                           f'<p>{html.escape(c.empty)}</p></div>')
+                           f'<p>{html.escape(c.empty)}</p>{caption}</div>')
             continue
         fragment = c.figure.to_html(full_html=False, include_plotlyjs=first, div_id=c.id,
                                     config=CONFIG, auto_play=False)
         first = False
-        parts[c.id] = f'<div class="chart">{fragment}</div>'
+        parts[c.id] = f'<div class="chart">{fragment}{caption}</div>'
     return parts
 
 
@@ -112,6 +116,13 @@ def _table(frame: pl.DataFrame, columns: dict[str, str], formats: dict[str, str]
                       formats, empty)
 
 
+def _cell(v) -> str:
+    """A table cell's text: yes or no for a truth value (never Python's True/False)."""
+    if isinstance(v, bool):
+        return "yes" if v else "no"
+    return str(v)
+
+
 def text_html(text: str) -> str:
     """Plain text as HTML: escaped, `words in backticks` set as code."""
     return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text, quote=False))
@@ -130,7 +141,7 @@ def table_html(rows: list[Mapping], columns: Mapping[str, str],
         cells = []
         for c in columns:
             v = row[c]
-            text = "" if v is None else (format(v, formats[c]) if c in formats else str(v))
+            text = "" if v is None else (format(v, formats[c]) if c in formats else _cell(v))
             cells.append(f"<td>{html.escape(text)}</td>")
         body.append("<tr>" + "".join(cells) + "</tr>")
     return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
