@@ -28,6 +28,7 @@ import polars as pl
 
 from analytics import queries as q
 from analytics.charts import blocks_html, chart
+from analytics.game_page import player_colours
 from analytics.load import Tables
 from analytics.selection import REASON_WORDS
 from analytics.page import Chart, _table, chart_html, html_page, table_html, text_html, write_page
@@ -149,7 +150,11 @@ def dashboard_charts(t: Tables,
             continue
         part = report.dashboard(t, alone)
         groups.append(Group(rs, report, part))
-        charts += [chart(c, s.heading) for s in part.sections for c in s.charts]
+    # a player is drawn in one colour all over the page
+    colours = player_colours(sorted({p for g in groups for s in g.part.sections
+                                     for c in s.charts for p in c.players}))
+    charts += [chart(c, s.heading, colours) for g in groups for s in g.part.sections
+               for c in s.charts]
     tick("dice")
     fairness = {level: q.dice_fairness(t, level) for level in q.FAIRNESS_LEVELS}
     charts += [chart(_dice_faces(t), DICE), chart(_p_values(fairness["player in game"]), DICE)]
