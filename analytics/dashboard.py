@@ -213,8 +213,8 @@ def _counted(t: Tables, ruleset: str | None = None) -> str:
     text = sel.note(ruleset, listing=False)
     if not text:
         return ""
-    more = " <a href='#left-out'>Which, and why</a>." if sel.games_left_out(ruleset) else "."
-    return f"<p class='counted'>{text_html(text)}{more}</p>"
+    more = " <a href='#left-out'>Which ones, and why</a>" if sel.games_left_out(ruleset) else ""
+    return f"<p class='counted'>{text_html(text)}.{more}</p>"
 
 
 LEFT_OUT_COLUMNS = {"game_id": "game", "ruleset": "ruleset", "reason": "left out for",
@@ -238,7 +238,7 @@ def _left_out(t: Tables) -> str:
             f"<code>{html.escape(sel.listing_command())}</code>.</p>"
             if len(left) > MAX_LEFT_OUT_ROWS else "")
     back = "" if sel.include_broken else " <code>--include-broken</code> counts them too."
-    return (out + f"<details id='left-out'><summary>The {plural(len(left), 'game')} {what}, "
+    return (out + f"<details id='left-out' class='left-out'><summary>The {plural(len(left), 'game')} {what}, "
             f"and why</summary><p class='note'>A game with findings (its own, or its "
             f"campaign's) may hold wrong numbers, and a copy of a game counted would count "
             f"it twice.{back}</p>"

@@ -48,11 +48,11 @@ th, td { border-bottom: 1px solid #ddd; padding: 4px 10px; text-align: left; }
 th { background: #f5f5f5; }
 @media (max-width: 700px) {
   body { margin: 10px; } .grid { grid-template-columns: 100%; }
-  .chart { width: auto; max-width: 100%; }
+  .chart { width: auto; max-width: 100%; overflow-x: auto; }
   table { display: block; overflow-x: auto; max-width: 100%; }
 }
 .counted { color: #666; font-size: 12px; margin: 2px 8px 6px; max-width: 620px; }
-details { margin: 8px 0 16px; } summary { cursor: pointer; color: #333; }
+details.left-out { margin: 8px 0 16px; } details.left-out summary { cursor: pointer; }
 """
 
 
