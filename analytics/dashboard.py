@@ -10,7 +10,9 @@ into the shared `dice` table: faces, fairness p-values, the flagged groups.
 
 Prepare, then plot: every number comes from a named query (analytics.queries.QUERIES). Each chart
 is titled in plain words with its sample size; a chart whose query has no rows (no battles yet,
-say) is left out with a sentence saying why. The page embeds plotly.js, so it works offline.
+say) is left out with a sentence saying why. Under every chart and table a line says which stored
+games it counted and which it left out (the tables' selection, analytics.selection), and the top
+of the page lists the games left out with why. The page embeds plotly.js, so it works offline.
 `dashboard_stats` gives the same numbers as plain data (`ledger stats --json`).
 """
 
@@ -26,8 +28,10 @@ import polars as pl
 
 from analytics import queries as q
 from analytics.charts import blocks_html, chart
+from analytics.game_page import player_colours
 from analytics.load import Tables
-from analytics.page import Chart, _table, chart_html, html_page, write_page
+from analytics.selection import REASON_WORDS
+from analytics.page import Chart, _table, chart_html, html_page, table_html, text_html, write_page
 from analytics.stats import ALPHA, FLAG_P, MIN_DICE
 from engine.core.charts import Bars, ChartSpec, Threshold, empty_chart, plural
 from engine.core.report import DashboardPart, Report
@@ -35,6 +39,7 @@ from engine.core.ruleset import Ruleset, rulesets
 
 P_VALUE_BINS = 20
 DICE = "Dice"
+MAX_LEFT_OUT_ROWS = 200      # games listed on the page; `ledger stats --left-out` lists them all
 
 
 @dataclass
@@ -145,7 +150,11 @@ def dashboard_charts(t: Tables,
             continue
         part = report.dashboard(t, alone)
         groups.append(Group(rs, report, part))
-        charts += [chart(c, s.heading) for s in part.sections for c in s.charts]
+    # a player is drawn in one colour all over the page
+    colours = player_colours(sorted({p for g in groups for s in g.part.sections
+                                     for c in s.charts for p in c.players}))
+    charts += [chart(c, s.heading, colours) for g in groups for s in g.part.sections
+               for c in s.charts]
     tick("dice")
     fairness = {level: q.dice_fairness(t, level) for level in q.FAIRNESS_LEVELS}
     charts += [chart(_dice_faces(t), DICE), chart(_p_values(fairness["player in game"]), DICE)]
@@ -159,8 +168,9 @@ def dashboard_stats(t: Tables, only: list[str] | None = None) -> dict[str, Any]:
     if unknown:
         raise KeyError(f"unknown quer{'y' if len(unknown) == 1 else 'ies'} "
                        f"{', '.join(map(repr, unknown))}; known: {', '.join(q.QUERIES)}")
-    return {"scope": t.title, "fairness_threshold": {"flag_p": FLAG_P, "alpha": ALPHA,
-                                                     "min_dice": MIN_DICE},
+    return {"scope": t.title,
+            "games": t.selection.as_dict() if t.selection is not None else None,
+            "fairness_threshold": {"flag_p": FLAG_P, "alpha": ALPHA, "min_dice": MIN_DICE},
             "queries": {n: q.QUERIES[n](t).to_dicts() for n in names}}
 
 
@@ -191,7 +201,52 @@ def _summary(t: Tables, groups: list[Group]) -> str:
     return text + (f"; {plural(dice, 'die', 'dice')} rolled" if dice else "")
 
 
-def _dice_section(charts: dict[str, str], groups: list[Group], fairness: dict) -> str:
+# --- what was counted -------------------------------------------------------------------------------
+
+
+def _counted(t: Tables, ruleset: str | None = None) -> str:
+    """The line under a chart or table: the games counted and left out (HTML; "" for tables made
+    by hand)."""
+    sel = t.selection
+    if sel is None:
+        return ""
+    text = sel.note(ruleset, listing=False)
+    if not text:
+        return ""
+    more = " <a href='#left-out'>Which ones, and why</a>" if sel.games_left_out(ruleset) else ""
+    return f"<p class='counted'>{text_html(text)}.{more}</p>"
+
+
+LEFT_OUT_COLUMNS = {"game_id": "game", "ruleset": "ruleset", "reason": "left out for",
+                    "detail": "what"}
+
+
+def _left_out(t: Tables) -> str:
+    """The page's paragraph on the games counted, and the list of those left out."""
+    sel = t.selection
+    if sel is None or not sel.rulesets:
+        return ""
+    out = f"<p class='note'><b>Games counted.</b> {text_html(sel.note())}.</p>"
+    left = sel.games_left_out()
+    if not left:
+        return out
+    rows = [{"game_id": g.game_id, "ruleset": sel.titles.get(g.ruleset, g.ruleset),
+             "reason": REASON_WORDS[g.reason], "detail": g.detail}
+            for g in left[:MAX_LEFT_OUT_ROWS]]
+    what = ("counted although they would be left out" if sel.include_broken else "left out")
+    more = (f"<p class='note'>{len(left) - MAX_LEFT_OUT_ROWS:,} more: "
+            f"<code>{html.escape(sel.listing_command())}</code>.</p>"
+            if len(left) > MAX_LEFT_OUT_ROWS else "")
+    back = "" if sel.include_broken else " <code>--include-broken</code> counts them too."
+    return (out + f"<details id='left-out' class='left-out'><summary>The {plural(len(left), 'game')} {what}, "
+            f"and why</summary><p class='note'>A game with findings (its own, or its "
+            f"campaign's) may hold wrong numbers, and a copy of a game counted would count "
+            f"it twice.{back}</p>"
+            + table_html(rows, LEFT_OUT_COLUMNS) + more + "</details>")
+
+
+def _dice_section(t: Tables, charts: dict[str, str], groups: list[Group], fairness: dict) -> str:
+    counted = _counted(t)
     out = f"<h2>{DICE}</h2><div class='grid'>{charts['dice-faces']}{charts['dice-p-values']}</div>"
     rolled = [f"{g.ruleset.title}'s {g.report.dice}" for g in groups if g.report.dice]
     if len(groups) > 1 and rolled:
@@ -206,27 +261,31 @@ def _dice_section(charts: dict[str, str], groups: list[Group], fairness: dict) -
         f"by chance; a flag whose p-value times the number of groups tested stays below "
         f"{ALPHA} (Bonferroni) is unlikely to be chance.</p>"
         + _table(_fairness_summary(fairness), FAIRNESS_SUMMARY_COLUMNS,
-                 {"expected_by_chance": ".2f"})
+                 {"expected_by_chance": ".2f"}) + counted
         + _table(flagged, FLAGGED_COLUMNS, {"p_value": ".1e"},
-                 "No group of dice is flagged: every tested group looks like fair dice."))
+                 "No group of dice is flagged: every tested group looks like fair dice.")
+        + counted)
 
 
 def _page(t: Tables, charts: list[Chart], extra: dict) -> str:
     groups: list[Group] = extra["groups"]
-    fragments = chart_html(charts)
+    captions = {c.id: _counted(t, g.ruleset.name) for g in groups for s in g.part.sections
+                for c in s.charts}
+    captions.update({c.id: _counted(t) for c in charts if c.section == DICE})
+    fragments = chart_html(charts, captions)
     sections = []
     for g in groups:
         for s in g.part.sections:
             body = "".join(fragments[c.id] for c in s.charts)
             sections.append(f"<h2>{html.escape(s.heading)}</h2><div class='grid'>{body}</div>"
-                            + blocks_html(s.after))
-    sections.append(_dice_section(fragments, groups, extra["fairness"]))
+                            + blocks_html(s.after, _counted(t, g.ruleset.name)))
+    sections.append(_dice_section(t, fragments, groups, extra["fairness"]))
     titles = " and ".join(g.ruleset.title for g in groups)
     title = f"{titles or 'No'} games: {t.title}"
     return html_page(title, f"<h1>{html.escape(title)}</h1><p class='note'>"
                      f"{html.escape(_summary(t, groups))}. Built by <code>ledger dashboard</code> "
                      f"from the ledger store; the same numbers: <code>ledger stats --json</code>."
-                     f"</p>" + "".join(sections))
+                     f"</p>" + _left_out(t) + "".join(sections))
 
 
 FAIRNESS_SUMMARY_COLUMNS = {"level": "dice grouped by", "groups": "groups", "tested": "tested",

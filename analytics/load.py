@@ -1,10 +1,16 @@
-"""The analytics tables of a store, read into polars: every game, or one tournament's.
+"""The analytics tables of a store, read into polars: every game, or one tournament's; each real
+game once, and only the games judged clean.
 
     tables = load_tables(store)                      # a DuckDBStore (ledger.store.open_store)
     tables = load_tables(store, tournament="spring") # a tournament id or name
+    tables = load_tables(store, include_broken=True) # every stored game, copies and findings too
     queries.win_rate_by_seat(tables)                 # named queries take a Tables
+    tables.selection.note()                          # what was counted and what was left out
 
-Each frame holds only the stored games selected, and only the columns the queries use.
+Each frame holds only the games selected, and only the columns the queries use. Which games are
+counted is decided here, once, so that every query, chart, `ledger stats` and the dashboard count
+the same games: a game with findings (its own, or its campaign's) and a copy of a counted game
+are left out unless `include_broken` (analytics.selection says how a copy is told).
 """
 
 from __future__ import annotations
@@ -12,6 +18,7 @@ from __future__ import annotations
 import polars as pl
 
 from analytics.extract import COLUMNS, projections
+from analytics.selection import Selection, select_games
 
 
 class UnknownTournament(LookupError):
@@ -41,12 +48,16 @@ class Tables:
     """The analytics tables as lazy polars frames, by table name (columns: analytics.extract.COLUMNS,
     plus `games` and `players` from the store); `t.battles` is `t.frames["battles"]`."""
 
-    def __init__(self, title: str = "every stored game", **frames: pl.LazyFrame):
+    def __init__(self, title: str = "every stored game", selection: Selection | None = None,
+                 **frames: pl.LazyFrame):
         missing = [n for n in ("games", "players", *LOADED) if n not in frames]
         if missing:
             raise TypeError(f"missing tables: {', '.join(missing)}")
         self.frames: dict[str, pl.LazyFrame] = frames
         self.title = title
+        self.selection = selection
+        """Which stored games the tables hold and which were left out (None: frames made by
+        hand, every game in them counted)."""
 
     def __getattr__(self, name: str) -> pl.LazyFrame:
         try:
@@ -79,7 +90,8 @@ class Tables:
         """The same tables, read once into memory (queries then share them)."""
         names = list(self.frames)
         done = pl.collect_all([self.frames[n] for n in names])
-        return Tables(title=self.title, **{n: d.lazy() for n, d in zip(names, done)})
+        return Tables(title=self.title, selection=self.selection,
+                      **{n: d.lazy() for n, d in zip(names, done)})
 
 
 def tournament_games(store, tournament: str) -> tuple[str, str]:
@@ -92,14 +104,20 @@ def tournament_games(store, tournament: str) -> tuple[str, str]:
     return found["tournament_id"][0], found["name"][0]
 
 
-def load_tables(store, tournament: str | None = None) -> Tables:
+def load_tables(store, tournament: str | None = None, include_broken: bool = False) -> Tables:
     """The analytics tables of `store` (a ledger.store.DuckDBStore): every game, or the games of
-    one tournament (by id or name; UnknownTournament if there is none)."""
+    one tournament (by id or name; UnknownTournament if there is none). Only the games counted
+    are loaded (analytics.selection: no findings, no campaign findings, not a copy of another
+    game counted); `include_broken` loads them all. `tables.selection` says which were left out."""
     where, params, title = "", None, "every stored game"
     if tournament is not None:
         tid, name = tournament_games(store, tournament)
         where = "WHERE game_id IN (SELECT game_id FROM games WHERE tournament_id = $t)"
         params, title = {"t": tid}, f"tournament {name}"
+    scope = store.query("SELECT game_id, ruleset, winners IS NOT NULL AS finished, "
+                        "event_count AS events FROM games " + where + " ORDER BY game_id", params)
+    selection = select_games(store, scope, include_broken, _titles(scope["ruleset"]))
+    counted = selection.counted_ids
     # a Risk Legacy campaign game's link (fits | wrong-world | waiting | duplicate), when the
     # store keeps campaigns (a store made before them, opened read-only, does not)
     linked = store._has_campaign_tables()
@@ -115,6 +133,25 @@ def load_tables(store, tournament: str | None = None) -> Tables:
     for table, columns in LOADED.items():
         select = ", ".join(f'"{c}"' for c in columns)
         frame = store.query(f"SELECT {select} FROM {table} {where}", params)
-        loaded[table] = frame.select(pl.col(c).cast(t) for c, t in columns.items()).lazy()
+        loaded[table] = _only(frame.select(pl.col(c).cast(t) for c, t in columns.items()),
+                              counted).lazy()
     players = players.select(pl.col(c).cast(t) for c, t in PLAYER_COLUMNS.items())
-    return Tables(games=games.lazy(), players=players.lazy(), title=title, **loaded)
+    return Tables(games=_only(games, counted).lazy(), players=_only(players, counted).lazy(),
+                  title=title, selection=selection, **loaded)
+
+
+def _only(frame: pl.DataFrame, game_ids: list[str]) -> pl.DataFrame:
+    return frame.filter(pl.col("game_id").is_in(game_ids))
+
+
+def _titles(names: pl.Series) -> dict[str, str]:
+    """Each stored ruleset's title ("Risk Legacy"); its name when it is not installed."""
+    from engine.core.ruleset import get_ruleset
+
+    out = {}
+    for name in names.drop_nulls().unique().sort().to_list():
+        try:
+            out[name] = get_ruleset(name).title
+        except KeyError:    # a ruleset no longer installed: its games are named by its name
+            out[name] = name
+    return out

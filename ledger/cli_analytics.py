@@ -18,15 +18,19 @@ from ledger.cli_store import DbOpt, _open
 
 TournamentOpt = typer.Option(None, "--tournament", "-T",
                              help="Only the games of this tournament (its id or name).")
+IncludeBrokenOpt = typer.Option(
+    False, "--include-broken",
+    help="Count every stored game: also those with findings (their own or their campaign's) "
+         "and copies of a game counted, which are left out by default.")
 
 out = Console(highlight=False, soft_wrap=True)
 
-def _tables(db: Path, tournament: Optional[str]):
+def _tables(db: Path, tournament: Optional[str], include_broken: bool = False):
     from analytics.load import UnknownTournament, load_tables
 
     store = _open(db, read_only=True)
     try:
-        return load_tables(store, tournament).collect()
+        return load_tables(store, tournament, include_broken).collect()
     except UnknownTournament as exc:
         err.print(f"ledger: {exc} ({db})")
         raise typer.Exit(exitcodes.USAGE)
@@ -46,12 +50,17 @@ def dashboard(
     out_path: Path = typer.Option(..., "--out", "-o", help="The HTML file to write."),
     db: Path = DbOpt,
     tournament: Optional[str] = TournamentOpt,
+    include_broken: bool = IncludeBrokenOpt,
 ) -> None:
     """Write one self-contained HTML page of charts over the stored games: win rates by starting
     city, seat and opening bid, game lengths, King's Orders card use, battle luck against the
     exact odds, dice fairness; with the flagged dice and the luckiest and unluckiest players.
     With Risk Legacy games: win rates by faction, starting power and turn order, Red Stars,
     each campaign's world game by game, and the attack rolls against the exact odds.
+
+    Each real game is counted once, and only when it is judged clean: games with findings
+    (their own, or their campaign's) and copies of a game counted are left out, and the page
+    says so under every chart and lists them (--include-broken counts them too).
 
     The page embeds plotly.js and works offline. Games stored before the analytics tables
     existed (or, for Risk Legacy, before its tables) have no rows in them: `ledger recheck`
@@ -76,7 +85,7 @@ def dashboard(
             bar.update(task, advance=1, description=label)
 
     try:
-        tables = _tables(db, tournament)
+        tables = _tables(db, tournament, include_broken)
         report = write_dashboard(tables, out_path, step=step)
     except OSError as exc:
         err.print(f"ledger: cannot write {out_path}: {os_reason(exc)}; {out_path} is unchanged")
@@ -87,6 +96,8 @@ def dashboard(
     out.print(f"wrote {out_path} ({report.bytes / 1e6:.1f} MB): {plural(len(report.charts), 'chart')} over "
               f"{tables.title}" + (f"; left out for lack of data: {', '.join(report.skipped)}"
                                    if report.skipped else ""))
+    if tables.selection is not None and tables.selection.note():
+        out.print(tables.selection.note())
 
 
 @app.command()
@@ -95,14 +106,22 @@ def stats(
     tournament: Optional[str] = TournamentOpt,
     query: Optional[List[str]] = typer.Option(None, "--query", "-q",
                                               help="Only this named query (repeatable)."),
+    include_broken: bool = IncludeBrokenOpt,
+    left_out: bool = typer.Option(False, "--left-out",
+                                  help="List the stored games the numbers leave out, and why."),
     as_json: bool = JsonOpt,
     as_csv: bool = CsvOpt,
 ) -> None:
     """The dashboard's numbers: every named query over the stored games (win rates, card use,
     luck, dice fairness; for Risk Legacy the `legacy_*` queries: win rates by faction and
     starting power, Red Stars, each campaign's world game by game...). --json gives them to
-    scripts, one list of rows per query; --csv gives one query (name it with --query) as CSV.
-    Piped, the tables are plain text with every cell and row whole.
+    scripts, one list of rows per query, and under "games" the games counted and left out;
+    --csv gives one query (name it with --query) as CSV. Piped, the tables are plain text
+    with every cell and row whole.
+
+    Each real game is counted once, and only when it is judged clean: games with findings
+    (their own, or their campaign's) and copies of a game counted are left out (--left-out lists
+    them with why; --include-broken counts them too).
 
     Example: ledger stats --db ledger.duckdb --json --query win_rate_by_seat; ledger stats --csv -q luckiest_games > luck.csv
     """
@@ -118,7 +137,10 @@ def stats(
         err.print(f"ledger: --csv writes one query: name it with --query (one of "
                   f"{', '.join(QUERIES)})")
         raise typer.Exit(exitcodes.USAGE)
-    tables = _tables(db, tournament)
+    tables = _tables(db, tournament, include_broken)
+    if left_out:
+        _print_left_out(tables, as_json)
+        return
     if as_json:
         typer.echo(stats_json(tables, query or None))
         return
@@ -131,6 +153,8 @@ def stats(
         shown += _SHOWN_LEGACY
     numbers = dashboard_stats(tables, query or shown)
     out.print(f"{tables.title} ({db})", markup=False)
+    if tables.selection.note():
+        out.print(tables.selection.note(), markup=False)
     for name, rows in numbers["queries"].items():
         keep = _TEXT_COLUMNS.get(name)
         _print_query(name, [{c: r[c] for c in keep} for r in rows] if keep else rows)
@@ -165,6 +189,23 @@ def _print_query(name: str, rows: list[dict]) -> None:
         cells.append([f"... {len(rows) - len(shown)} more (--json or --csv for every row)"]
                      + [""] * (len(columns) - 1))
     print_table(out, columns, cells, title=name.replace("_", " "))
+
+
+_FOUND = {"findings": "findings", "campaign": "campaign findings"}
+
+
+def _print_left_out(tables, as_json: bool) -> None:
+    """The games left out (with --include-broken: counted although they would be), and why."""
+    import json
+
+    sel = tables.selection
+    if as_json:
+        typer.echo(json.dumps(sel.as_dict(), indent=2, ensure_ascii=False))
+        return
+    out.print(sel.note(listing=False) or "No game is stored.")
+    for g in sel.games_left_out():    # one line each, never cut: a script may read them
+        why = g.detail if g.reason == "copy" else f"{_FOUND[g.reason]}: {g.detail}"
+        out.print(f"{g.game_id} ({sel.titles.get(g.ruleset, g.ruleset)}): {why}", markup=False)
 
 
 def _cell(v) -> str:

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from analytics.charts import TOOLBAR
 from analytics.dashboard import write_dashboard
 from analytics.game_page import render_game_page
 from analytics.load import load_tables
@@ -63,7 +64,10 @@ def pages(artifacts, tmp_path_factory) -> dict[str, Path]:
             store.ingest_read(read_log(path))
         write_dashboard(load_tables(store), artifacts / "dashboard.html")
     render_game_page(judge(read_log(GAME42), views=True), artifacts / "game42.html")
-    return {"dashboard": artifacts / "dashboard.html", "game42": artifacts / "game42.html"}
+    return {"dashboard": artifacts / "dashboard.html", "game42": artifacts / "game42.html",
+            # the same page in a window as narrow as headless Chromium opens one (500 px; the
+            # page takes its narrow layout below 700 px, as on a phone)
+            "dashboard-narrow": artifacts / "dashboard.html"}
 
 
 def _run_all(commands: list[list[str]]) -> list[subprocess.CompletedProcess]:
@@ -85,7 +89,7 @@ def _command(page: Path, profile: Path, *action: str) -> list[str]:
     return [BROWSER, *FLAGS, f"--user-data-dir={profile}", *action, page.resolve().as_uri()]
 
 
-SIZES = {"dashboard": "1400,5200", "game42": "1300,1900"}
+SIZES = {"dashboard": "1400,5200", "game42": "1300,1900", "dashboard-narrow": "500,9000"}
 
 
 @pytest.fixture(scope="module")
@@ -130,6 +134,37 @@ def test_every_dashboard_chart_is_drawn_with_data(pages, doms):
         assert re.search(r'class="g-gtitle"><text[^>]*>[^<]*\(', block) or \
             'class="gtitle"' in block, f"{chart}: no title"
         assert data_marks(block) > 0, f"{chart}: the SVG has no bar, marker or line"
+
+
+def _number(pattern: str, text: str) -> float:
+    found = re.search(pattern, text, re.S)
+    assert found, pattern
+    return float(found.group(1))
+
+
+def test_no_title_under_the_toolbar_and_no_legend_over_the_labels(doms):
+    """The toolbar takes the top of each chart: the title starts below it. The legend is below
+    the x axis's title, which plotly puts below the tick labels."""
+    for chart, block in chart_blocks(doms["dashboard"]).items():
+        svg_top = block.index('class="main-svg"')
+        # the title's text hangs from its y (dy 0.7em): its top is there
+        title_y = _number(r'class="g-gtitle"><text[^>]*? y="([\d.]+)" [^>]*dy="0.7em"',
+                          block[svg_top:])
+        assert title_y >= TOOLBAR - 1, f"{chart}: title at {title_y}px, under the toolbar"
+        if 'class="legend"' in block:
+            legend_y = _number(r'class="legend"[^>]*transform="translate\([\d.]+, ?([\d.]+)\)"',
+                               block)
+            axis_y = _number(r'class="xtitle"[^>]*? y="([\d.]+)"', block)
+            assert legend_y > axis_y, f"{chart}: the legend runs into the x axis"
+
+
+def test_on_a_narrow_screen_every_chart_fits_the_screen(doms):
+    blocks = chart_blocks(doms["dashboard-narrow"])
+    assert len(blocks) == 16
+    for chart, block in blocks.items():
+        width = _number(r'<svg class="main-svg"[^>]*? width="([\d.]+)"', block)
+        assert width <= 500 - 20, f"{chart}: {width}px wide on a 500px screen"
+        assert data_marks(block) > 0, f"{chart}: nothing drawn"
 
 
 def test_the_game_page_draws_the_map_and_the_round_charts(doms):

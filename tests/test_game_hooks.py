@@ -210,7 +210,7 @@ def test_a_chart_spec_is_drawn_as_it_says():
         Points([0, 1], [1, 2], "blue", mode="lines+markers", player="blue"),
     ), threshold=Threshold(25, "even: 25%"), y_range=(0, 118), level_labels=True, label_size=10)
     fig = figure(spec, {"blue": "#1f6fd1"}).to_plotly_json()
-    bars, tick, line = fig["data"]
+    bars, tick, line, threshold = fig["data"]
     assert bars["error_y"]["array"] == [10, 5] and bars["error_y"]["arrayminus"] == [20, 15]
     assert (bars["textposition"], bars["marker"]["color"]) == ("outside", "#111")
     assert tick["marker"] == {"color": "#444", "line": {"width": 2}, "size": 28,
@@ -219,7 +219,10 @@ def test_a_chart_spec_is_drawn_as_it_says():
     layout = fig["layout"]
     assert layout["title"]["text"] == "Title (3 games)" and layout["yaxis"]["range"] == [0, 118]
     assert layout["xaxis"]["tickangle"] == 0 and layout["xaxis"]["tickfont"] == {"size": 10}
-    assert layout["shapes"][0]["y0"] == 25 and layout["annotations"][0]["text"] == "even: 25%"
+    # the threshold: a dashed line across the chart, its label in the legend (never over a bar's)
+    assert layout["shapes"][0]["y0"] == 25 and not layout.get("annotations")
+    assert (threshold["name"], threshold["line"]["dash"], threshold["showlegend"]) == \
+        ("even: 25%", "dash", True)
     assert figure(ChartSpec("e", "", "", "", empty="nothing yet")) is None
 
 

@@ -22,7 +22,8 @@ from typing import Any, Mapping, Sequence
 @dataclass(frozen=True)
 class Bars:
     """One series of bars: a bar per x. `text` is written on each bar (`text_at`: "outside" or
-    "auto"); `error_up`/`error_down` draw an interval above and below each bar."""
+    "auto"); `error_up`/`error_down` draw an interval above and below each bar. `players` says
+    which player each bar is about: each is drawn in that player's colour (instead of `colour`)."""
 
     x: Sequence[Any]
     y: Sequence[Any]
@@ -33,6 +34,7 @@ class Bars:
     width: float | None = None
     error_up: Sequence[float] | None = None
     error_down: Sequence[float] | None = None
+    players: Sequence[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -70,7 +72,7 @@ class Threshold:
 class ChartSpec:
     """One chart: its id (the HTML element's), title (with its sample size), axis titles, the
     series, and how they sit: `bars` "stack" or "group" (several bar series), a `threshold`, a
-    fixed `y_range`, x labels kept level (`level_labels`) and their size."""
+    fixed `y_range` and `x_range`, x labels kept level (`level_labels`) and their size."""
 
     id: str
     title: str
@@ -83,10 +85,21 @@ class ChartSpec:
     y_range: tuple[float, float] | None = None
     level_labels: bool = False
     label_size: int | None = None
+    x_range: tuple[float, float] | None = None
 
     @property
     def is_empty(self) -> bool:
         return not self.traces
+
+    @property
+    def players(self) -> tuple[str, ...]:
+        """Every player a series or a bar is about, in order of appearance."""
+        seen: dict[str, None] = {}
+        for t in self.traces:
+            for p in (t.players or ()) if isinstance(t, Bars) else (t.player,):
+                if p is not None:
+                    seen.setdefault(p, None)
+        return tuple(seen)
 
 
 def empty_chart(chart_id: str, sentence: str) -> ChartSpec:

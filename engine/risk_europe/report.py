@@ -28,6 +28,7 @@ TITLE = "Risk Europe"
 OUTCOMES, ORDERS, LUCK = "Outcomes", "King's Orders", "Battle luck"
 PLAYER_COUNT = 4                    # the basic game: an even win rate is 1/4
 LUCK_BIN = 0.25                     # width of the luck histogram's bars (battles)
+BUBBLE_MIN, BUBBLE_MAX = 7, 30      # px: the calibration's bubbles, the fewest and most battles
 ORDER_NAMES = {"expand": "expand", "split_expand": "split expand", "maneuver": "maneuver",
                "tax": "tax", "spend": "spend", q.NO_ORDER: "no order"}
 BONUS_NAMES = {"fortify": "fortify", "siege_assault": "siege assault", "king_me": "King Me"}
@@ -165,16 +166,22 @@ def _calibration(t) -> ChartSpec:
     if not d.height:
         return empty_chart("odds-calibration", NO_BATTLE)
     n = int(d["battles"].sum())
+    battles = d["battles"].to_list()
+    most = max(battles)
     return ChartSpec(
         "odds-calibration",
         f"Attackers won about as often as the exact odds said ({plural(n, 'battle')})",
         "P(attacker takes the territory), exact (%)", "attackers who took it (%)", (
             Points([0, 100], [0, 100], "as the odds say", mode="lines", colour="#888", dash=True),
             Points(percent(d["expected_rate"].to_list()), percent(d["observed_rate"].to_list()),
-                   "battles, grouped by their odds", colour="#e45756",
-                   sizes=[6 + 3 * math.sqrt(b) for b in d["battles"].to_list()],
-                   text=[f"{b} battles" for b in d["battles"].to_list()]),
-        ))
+                   "battles, grouped by their odds (area: how many)", colour="#e45756",
+                   sizes=[BUBBLE_MIN + (BUBBLE_MAX - BUBBLE_MIN) * math.sqrt(b / most)
+                          for b in battles],
+                   hover=[f"{plural(b, 'battle')}: odds {100 * e:.0f}%, taken {100 * o:.0f}%"
+                          for b, e, o in zip(battles, d["expected_rate"].to_list(),
+                                             d["observed_rate"].to_list())],
+                   hover_shows="text"),
+        ), x_range=(-6, 106), y_range=(-6, 106))
 
 
 def _luck_histogram(per: pl.DataFrame) -> ChartSpec:
@@ -195,7 +202,8 @@ def _luck_by_player(t) -> ChartSpec:
         return empty_chart("luck-by-player", NO_BATTLE)
     n = int(d["battles"].sum())
     bars = Bars(d["player"].to_list(), d["luck"].to_list(), "luck", colour="#9d755d",
-                text=[f"{b} battles" for b in d["battles"].to_list()], text_at="auto")
+                text=[f"{b} battles" for b in d["battles"].to_list()], text_at="auto",
+                players=d["player"].to_list())
     return ChartSpec("luck-by-player", f"Battle luck of each player, over every game "
                                        f"({plural(n, 'battle side')})",
                      "player", "battles won minus expected", (bars,))

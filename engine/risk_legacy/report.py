@@ -74,17 +74,16 @@ def _ordinal(n: int) -> str:
 
 def _win_rate(chart_id: str, d: pl.DataFrame, label: Callable[[dict], str], title: str,
               x_title: str) -> ChartSpec:
-    """Win rates with "w of n" on each bar, the 95% interval as error bars, and the rate of a
-    player with no edge as a tick."""
+    """Win rates with "w of n" under each bar (where neither the interval nor the tick crosses
+    it), the 95% interval as error bars, and the rate of a player with no edge as a tick."""
     if not d.height:
         return empty_chart(chart_id, NO_GAME)
     rows = d.to_dicts()
-    labels = [label(r) for r in rows]
+    labels = [f"{label(r)}<br><b>{r['wins']:g} of {r['games']}</b>" for r in rows]
     return ChartSpec(
         chart_id, f"{title} ({plural(int(d['games'].sum()), 'player-game')})", x_title,
         "win rate (%), with its 95% interval", (
             Bars(labels, percent(d["win_rate"].to_list()), "win rate", colour="#54a24b",
-                 text=[f"{r['wins']:g} of {r['games']}" for r in rows], text_at="outside",
                  error_up=[100 * (r["win_rate_high"] - r["win_rate"]) for r in rows],
                  error_down=[100 * (r["win_rate"] - r["win_rate_low"]) for r in rows]),
             Points(labels, percent(d["even"].to_list()), "no edge (1 / players)",
@@ -148,7 +147,8 @@ def _luck_by_player(d: pl.DataFrame) -> ChartSpec:
                                  f"({plural(int(d['rolls'].sum()), 'roll side')})",
         "player", "troops lost below expectation",
         (Bars(d["player"].to_list(), d["luck"].to_list(), "luck", colour="#9d755d",
-              text=[plural(n, "roll") for n in d["rolls"].to_list()], text_at="auto"),))
+              text=[plural(n, "roll") for n in d["rolls"].to_list()], text_at="auto",
+              players=d["player"].to_list()),))
 
 
 def _modifiers(d: pl.DataFrame) -> ChartSpec:
