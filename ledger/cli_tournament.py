@@ -36,6 +36,11 @@ TournamentOpt = typer.Option(None, "--tournament", "-T",
                                   "the sheet are reported as tables missing from it.")
 
 
+def _say(message: str) -> None:
+    """A message on stderr, as written: a sheet's cells may hold [brackets] (no markup)."""
+    err.print(message, markup=False, soft_wrap=True)
+
+
 @contextmanager
 def _store(db: Optional[Path]) -> Iterator[Any]:
     if db is None:
@@ -43,12 +48,12 @@ def _store(db: Optional[Path]) -> Iterator[Any]:
         return
     from ledger.store import StoreError, open_store
     if not db.is_file():
-        err.print(f"ledger: --db {db}: no such store")
+        _say(f"ledger: --db {db}: no such store")
         raise typer.Exit(exitcodes.UNREADABLE)
     try:
         store = open_store(db, read_only=True, wait=float(os.environ.get("LEDGER_DB_WAIT", 10)))
     except StoreError as exc:
-        err.print(f"ledger: --db {db}: the store cannot be opened ({exc})")
+        _say(f"ledger: --db {db}: the store cannot be opened ({exc})")
         raise typer.Exit(exitcodes.UNREADABLE)
     try:
         yield store
@@ -97,14 +102,14 @@ def check(
     try:
         read = read_sheet(sheet)
     except SheetError as exc:
-        err.print(f"ledger: {exc}")
+        _say(f"ledger: {exc}")
         raise typer.Exit(exitcodes.UNREADABLE)
     spec = None
     if scoring is not None:
         try:
             spec = load_scoring(scoring)
         except ScoringError as exc:
-            err.print(f"ledger: --scoring {exc}")
+            _say(f"ledger: --scoring {exc}")
             raise typer.Exit(exitcodes.UNREADABLE)
     with _store(db) as store:
         report = check_event(read, logs or [], store=store, db=str(db) if db else None,
@@ -112,14 +117,14 @@ def check(
                              scoring_source=str(scoring) if scoring else None,
                              skip=[scoring] if scoring else [])
     for problem in report.input_errors:
-        err.print(f"ledger: {problem}")
+        _say(f"ledger: {problem}")
     if html_out is not None:
         try:
             html_out.write_text(html_page(report), encoding="utf-8")
         except OSError as exc:
-            err.print(f"ledger: cannot write {html_out}: {exc.strerror or exc}")
+            _say(f"ledger: cannot write {html_out}: {exc.strerror or exc}")
             raise typer.Exit(exitcodes.UNREADABLE)
-        err.print(f"wrote {html_out}")
+        _say(f"wrote {html_out}")
     if as_json:
         _emit_json(report.as_dict())
     else:
@@ -151,16 +156,16 @@ def recheck(
     try:
         doc = json.loads(report_file.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        err.print(f"ledger: {report_file}: no such file")
+        _say(f"ledger: {report_file}: no such file")
         raise typer.Exit(exitcodes.UNREADABLE)
     except IsADirectoryError:
-        err.print(f"ledger: {report_file}: is a directory, not a report")
+        _say(f"ledger: {report_file}: is a directory, not a report")
         raise typer.Exit(exitcodes.UNREADABLE)
     except (OSError, UnicodeDecodeError) as exc:
-        err.print(f"ledger: {report_file}: cannot be read ({exc})")
+        _say(f"ledger: {report_file}: cannot be read ({exc})")
         raise typer.Exit(exitcodes.UNREADABLE)
     except json.JSONDecodeError as exc:
-        err.print(f"ledger: {report_file}: line {exc.lineno}: not JSON ({exc.msg}); give the "
+        _say(f"ledger: {report_file}: line {exc.lineno}: not JSON ({exc.msg}); give the "
                   "report `ledger tournament check --json` wrote")
         raise typer.Exit(exitcodes.UNREADABLE)
     with _store(db) as store:
@@ -168,10 +173,10 @@ def recheck(
             rc = recheck_report(doc, logs or [], store=store, db=str(db) if db else None,
                                 tournament=tournament)
         except ReportError as exc:
-            err.print(f"ledger: {report_file}: {exc}")
+            _say(f"ledger: {report_file}: {exc}")
             raise typer.Exit(exitcodes.UNREADABLE)
     for problem in rc.report.input_errors:
-        err.print(f"ledger: {problem}")
+        _say(f"ledger: {problem}")
     if as_json:
         _emit_json({"report": str(report_file), "stands": rc.stands,
                     "differences": rc.differences, "now": rc.report.as_dict()})

@@ -50,7 +50,8 @@ class LogEntry:
     ruleset: str | None = None
     seats: tuple[tuple[str, str | None], ...] = ()   # (id, name) in seat order
     head: str | None = None
-    identity: str | None = None        # the chain head, or the digest of an unsealed log's events
+    identity: str | None = None        # the chain head of an intact chain, else `digest`
+    digest: str | None = None          # sha256 of the log's event lines (None: not read yet)
     started: str = ""                  # the first event's "at", if any (orders logs of the same players)
     among_logs: bool = False           # given in LOGS (or the store's tournament): on the sheet or missing
     read: LogRead | None = field(default=None, repr=False)
@@ -72,13 +73,20 @@ def _entry_from_read(read: LogRead, label: str, **kw: Any) -> LogEntry:
         if isinstance(p, dict) and isinstance(p.get("id"), str):
             name = p.get("name")
             seats.append((p["id"], name if isinstance(name, str) and name.strip() else None))
-    identity = read.head or (hashlib.sha256("\n".join(e.raw for e in read.events).encode()).hexdigest()
-                             if read.events else None)
+    digest = _digest(read)
+    identity = read.head if read.chain_ok and read.head else digest
     ruleset = payload.get("ruleset")
     return LogEntry(label=label, game_id=first.game if first else None,
                     ruleset=ruleset if isinstance(ruleset, str) else None, seats=tuple(seats),
-                    head=read.head, identity=identity, started=(first.at or "") if first else "",
+                    head=read.head, identity=identity, digest=digest, started=(first.at or "") if first else "",
                     read=read, **kw)
+
+
+def _digest(read: LogRead) -> str | None:
+    """sha256 of a read log's event lines as read (what a recheck compares beyond the head)."""
+    if not read.events:
+        return None
+    return hashlib.sha256("\n".join(e.raw for e in read.events).encode("utf-8")).hexdigest()
 
 
 def log_entry(path: Path, label: str | None = None, among_logs: bool = False) -> LogEntry:
@@ -141,6 +149,7 @@ def _load(entry: LogEntry, store: Any) -> LogRead | None:
     if entry.read is None and entry.stored is not None and store is not None:
         from ledger.store import load_log_from_store
         entry.read = load_log_from_store(store, entry.stored, name=entry.label)
+        entry.digest = _digest(entry.read)
     return entry.read
 
 
@@ -238,6 +247,7 @@ class TableCheck:
             log = {"source": self.log.label, "found": self.how, "file": str(self.log.path) if
                    self.log.path else None, "stored": self.log.stored, "game": self.log.game_id,
                    "head": self.log.head, "identity": self.log.identity,
+                   "sha256": self.log.digest,
                    "ruleset": j.ruleset if j else self.log.ruleset,
                    "ruleset_version": j.ruleset_version if j else None,
                    "data": j.data_digest if j else None, "events": j.events if j else None,
@@ -351,9 +361,11 @@ def check_event(sheet: Sheet, logs: Iterable[Path] = (), *, store: Any = None,
 
     # 1. the log column
     for t in tables:
-        if t.line.log is not None:
-            hint = (expect or {}).get(t.line.key)
-            _resolve_named(t, sheet, entries, by_path, hint)
+        saved = (expect or {}).get(t.line.key)
+        if saved is not None:
+            _resolve_saved(t, entries, saved)
+        elif t.line.log is not None:
+            _resolve_named(t, sheet, entries, by_path)
     # 2. the others, by their players (and ruleset, when the sheet names it)
     used = {t.log.identity for t in tables if t.log is not None and t.log.identity}
     for t in sorted((t for t in tables if t.line.log is None),
@@ -439,8 +451,25 @@ def _same_players(line: SheetLine, entry: LogEntry) -> bool:
     return not missing and not extra
 
 
+def _resolve_saved(t: TableCheck, entries: list[LogEntry], saved: Mapping[str, Any]) -> None:
+    """The log a saved report found for this table, among the logs given now: by its game id
+    (the same chain head first, then the same file name); the sheet's folder is not searched,
+    so that a recheck reads the logs it is given."""
+    game = saved.get("stored") or saved.get("game")
+    named = [e for e in entries if e.game_id == game and e.error is None]
+    name = Path(str(saved.get("file") or "")).name
+    best = ([e for e in named if e.identity == saved.get("identity")] or named)
+    best = [e for e in best if e.path is not None and e.path.name == name] or best
+    if not best:
+        t.log_problem = (f"no log: game {game} (the report's {saved.get('source')}) is not among "
+                         "the logs given", "give the logs the report was made from")
+        return
+    t.log = best[0]
+    t.how = "the game id the report names"
+
+
 def _resolve_named(t: TableCheck, sheet: Sheet, entries: list[LogEntry],
-                   by_path: dict[Path, LogEntry], expect: Mapping[str, Any] | None) -> None:
+                   by_path: dict[Path, LogEntry]) -> None:
     """The log the `log` column names: a file beside the sheet, a log among LOGS by file name or
     game id, or a stored game."""
     ref = t.line.log or ""
@@ -457,9 +486,6 @@ def _resolve_named(t: TableCheck, sheet: Sheet, entries: list[LogEntry],
     named = [e for e in entries if e.path is not None and (e.path.name == ref or str(e.path) == ref)]
     if not named:
         named = [e for e in entries if e.game_id == ref]
-    if expect and len(named) > 1:
-        named = [e for e in named if e.head == expect.get("head")] or \
-                [e for e in named if e.ruleset == expect.get("ruleset")] or named
     distinct = {e.identity for e in named}
     if len(distinct) > 1:
         t.log_problem = (f"the log column names {ref!r}, and {len(named)} different logs answer "
@@ -800,14 +826,13 @@ def sheet_of_report(doc: Mapping[str, Any]) -> tuple[Sheet, dict[tuple[str, str]
     try:
         s = doc["sheet"]
         found = {(str(t["round"]).casefold(), str(t["table"]).casefold()): t["log"]
-                 for t in doc["tables"] if t.get("log")}
+                 for t in doc["tables"] if t.get("log") and t["log"].get("game")}
         rows = []
         for ln in s["lines"]:
             row = {"round": ln["round"], "table": ln["table"], "players": ln["players"],
                    "winner": ln["winner"], "ruleset": ln.get("ruleset"), **ln.get("scores", {})}
             key = (str(ln["round"]).casefold(), str(ln["table"]).casefold())
-            log = found.get(key)
-            row["log"] = (log.get("stored") or log.get("game")) if log and log.get("game") else ln.get("log")
+            row["log"] = ln.get("log")
             rows.append((int(ln["line"]), row))
         headings = list(dict.fromkeys(["round", "table", "players", "winner", "log", "ruleset",
                                        *s.get("score_columns", [])]))
@@ -856,10 +881,13 @@ def compare_reports(before: Mapping[str, Any], now: Mapping[str, Any]) -> list[s
         elif la:
             if la.get("game") != lb.get("game"):
                 out.append(f"{label}: the log was game {la.get('game')}, now {lb.get('game')}")
-            elif la.get("identity") != lb.get("identity"):
-                out.append(f"{label}: the log {lb.get('source')} changed: head "
+            elif la.get("head") != lb.get("head"):
+                out.append(f"{label}: the log {lb.get('source')} changed: chain head "
                            f"{str(la.get('head'))[:16]} in the report, "
                            f"{str(lb.get('head'))[:16]} now")
+            elif la.get("sha256") != lb.get("sha256"):
+                out.append(f"{label}: the log {lb.get('source')} changed: its lines differ from "
+                           "the report's under the same chain head (an edit that breaks the chain)")
             for k, what in (("ruleset", "ruleset"), ("ruleset_version", "ruleset version"),
                             ("data", "data digest")):
                 if la.get(k) != lb.get(k):
@@ -886,13 +914,20 @@ def compare_reports(before: Mapping[str, Any], now: Mapping[str, Any]) -> list[s
     sb = [(s["player"], s["rank"], s["points"]) for s in now.get("standings", [])]
     if sa != sb:
         was = {p: (r, pts) for p, r, pts in sa}
+        moved = 0
         for p, r, pts in sb:
-            if was.get(p) != (r, pts):
-                then = was.get(p)
-                out.append(f"standings: {p} " + (f"was {number_text(then[1])} points (rank "
-                                                 f"{then[0]}), now " if then else "is new: ")
-                           + f"{number_text(pts)} points (rank {r})")
-        for p in was.keys() - {p for p, _, _ in sb}:
+            then = was.get(p)
+            if then is None:
+                out.append(f"standings: {p} is new, {number_text(pts)} points (rank {r})")
+            elif then[1] != pts:
+                out.append(f"standings: {p} had {number_text(then[1])} points (rank {then[0]}), "
+                           f"now {number_text(pts)} (rank {r})")
+            elif then[0] != r:
+                moved += 1
+        if moved:
+            out.append(f"standings: {moved} more player{'s' if moved != 1 else ''} changed rank "
+                       "on the same points")
+        for p in sorted(was.keys() - {p for p, _, _ in sb}):
             out.append(f"standings: {p} is no longer in them")
     return out
 

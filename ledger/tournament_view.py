@@ -5,6 +5,7 @@ and what was left out of them."""
 from __future__ import annotations
 
 import html
+from pathlib import Path
 from typing import Any
 
 from ledger.tournament import Recheck, TableCheck, TournamentReport
@@ -136,7 +137,7 @@ CSS = """
 body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink);
        margin: 0; background: #fff; }
 main { max-width: 1200px; margin: 0 auto; padding: 20px 16px 40px; }
-h1 { font-size: 1.5em; margin: 0 0 4px; }
+h1 { font-size: 1.5em; margin: 0 0 4px; overflow-wrap: anywhere; }
 h2 { font-size: 1.2em; margin: 28px 0 8px; border-bottom: 1px solid var(--line); padding-bottom: 4px; }
 h3 { font-size: 1.05em; margin: 18px 0 6px; }
 .meta { color: var(--mute); margin: 2px 0; overflow-wrap: anywhere; }
@@ -145,6 +146,7 @@ h3 { font-size: 1.05em; margin: 18px 0 6px; }
 .verdict.bad { background: #ffebe9; color: var(--bad); }
 .scroll { overflow-x: auto; -webkit-overflow-scrolling: touch; }
 table { border-collapse: collapse; width: 100%; font-size: 0.95em; }
+table.standings { width: auto; min-width: 50%; }
 th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { background: var(--bg); font-weight: 600; white-space: nowrap; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
@@ -167,6 +169,8 @@ footer { color: var(--mute); font-size: 0.85em; margin-top: 28px; overflow-wrap:
 @media (max-width: 640px) {
   body { font-size: 14px; }
   main { padding: 12px 10px 30px; }
+  table.standings { font-size: 0.9em; }
+  table.standings th, table.standings td { padding: 5px 5px; }
   table.tables thead { display: none; }
   table.tables, table.tables tbody, table.tables tr, table.tables td { display: block; width: 100%; }
   table.tables tr { border: 1px solid var(--line); border-radius: 6px; margin: 8px 0; padding: 4px 0; }
@@ -187,12 +191,13 @@ def _tag(ok: bool, yes: str = "stands", no: str = "does not stand") -> str:
 def html_page(report: TournamentReport, title: str | None = None) -> str:
     """One self-contained page (no script, no link to anything outside it)."""
     sheet = report.sheet
-    title = title or f"Results check: {sheet.file}"
+    title = title or f"Results check: {Path(sheet.file).name}"
     ok = report.exit_code == 0
     out = ["<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
            '<meta name="viewport" content="width=device-width, initial-scale=1">',
            f"<title>{_e(title)}</title><style>{CSS}</style></head><body><main>",
            f"<h1>{_e(title)}</h1>",
+           f'<p class="meta">Sheet: <code>{_e(sheet.file)}</code></p>',
            f'<p class="meta">{len(report.tables)} tables in {len(_rounds(report))} rounds · logs: '
            f"{_e(', '.join(report.logs_given) or 'the log column only')}</p>",
            f'<p class="meta">Scoring ({_e(report.scoring.source)}): {_e(_points_text(report))}</p>',
@@ -234,7 +239,9 @@ def html_page(report: TournamentReport, title: str | None = None) -> str:
                      "not over" if t.result is None else
                      f"{' and '.join(t.result['winners']) or 'no winner'} (round {t.result['round']}, "
                      f"{t.result['reason']})")
-            log = t.log.label if t.log is not None else "no log"
+            log = Path(t.log.path).name if t.log is not None and t.log.path is not None else \
+                t.log.label if t.log is not None else "no log"
+            where = t.log.label if t.log is not None else ""
             checks = "".join(f"<li>[{_e(MARK.get(c.status, c.status))}] {_e(c.name)}: {_e(c.detail)}</li>"
                              for c in t.checks)
             out.append(
@@ -243,7 +250,7 @@ def html_page(report: TournamentReport, title: str | None = None) -> str:
                 f'<td data-label="Players">{_e(", ".join(t.line.players))}</td>'
                 f'<td data-label="Reported">{_e(_winner_text(t))}</td>'
                 f'<td data-label="The rules">{_e(rules)}</td>'
-                f'<td data-label="Log"><code>{_e(log)}</code>'
+                f'<td data-label="Log"><code title="{_e(where)}">{_e(log)}</code>'
                 + (f"<details><summary>checks</summary><ul class=\"checks\">{checks}</ul></details>"
                    if checks else "")
                 + f'</td><td data-label="Result">{_tag(t.stands)}</td></tr>')
