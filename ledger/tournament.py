@@ -62,7 +62,8 @@ class LogEntry:
 
     def describe(self) -> str:
         what = ", ".join(self.who()) or "no players"
-        return f"{self.label} ({self.ruleset or 'no ruleset'}: {what}; game {self.game_id})"
+        game = "" if self.stored else f"; game {self.game_id}"
+        return f"{self.label} ({self.ruleset or 'no ruleset'}: {what}{game})"
 
 
 def _entry_from_read(read: LogRead, label: str, **kw: Any) -> LogEntry:

@@ -101,7 +101,7 @@ def text_lines(report: TournamentReport, verbose: bool = True) -> list[str]:
 
 
 def _standings_rows(report: TournamentReport) -> list[list[str]]:
-    ties = list(report.scoring.tie_breaks)
+    ties = [k for k in report.scoring.tie_breaks if k != "wins"]     # wins: a column anyway
     head = ["rank", "player", "points", "games", "wins", *[tie_break_title(k) for k in ties],
             "left out"]
     rows = [head]
