@@ -23,7 +23,9 @@ from ledger import exitcodes
 from ledger.tournament_scoring import (
     EventScoring, Played, Standing, event_scoring, number_text, standings,
 )
-from ledger.tournament_sheet import Sheet, SheetLine, natural_key, sheet_from_rows
+from ledger.tournament_sheet import (
+    Sheet, SheetError, SheetLine, natural_key, same_key, sheet_from_rows,
+)
 from ledger.verdict import verdict
 from replay.judge import Finding, Judgement, judge
 from replay.logfile import LogFileError, LogRead, read_log
@@ -741,7 +743,7 @@ def _players_twice(tables: list[TableCheck]) -> None:
         if not t.line.round:
             continue
         for p in t.line.players:
-            seen.setdefault((t.line.round.casefold(), p.casefold()), []).append(t)
+            seen.setdefault((t.line.key[0], p.casefold()), []).append(t)
     for (_, folded), where in seen.items():
         if len({t.line.key for t in where}) < 2:
             continue                     # one table (a line there twice is told apart)
@@ -826,29 +828,29 @@ def sheet_of_report(doc: Mapping[str, Any]) -> tuple[Sheet, dict[tuple[str, str]
                           f"\"{REPORT_FORMAT}\")")
     try:
         s = doc["sheet"]
-        found = {(str(t["round"]).casefold(), str(t["table"]).casefold()): t["log"]
+        found = {(same_key(str(t["round"])), same_key(str(t["table"]))): t["log"]
                  for t in doc["tables"] if t.get("log") and t["log"].get("game")}
         rows = []
         for ln in s["lines"]:
             row = {"round": ln["round"], "table": ln["table"], "players": ln["players"],
                    "winner": ln["winner"], "ruleset": ln.get("ruleset"), **ln.get("scores", {})}
-            key = (str(ln["round"]).casefold(), str(ln["table"]).casefold())
             row["log"] = ln.get("log")
             rows.append((int(ln["line"]), row))
         headings = list(dict.fromkeys(["round", "table", "players", "winner", "log", "ruleset",
                                        *s.get("score_columns", [])]))
         sheet = sheet_from_rows(s["file"], s.get("format", "csv"), s.get("sha256"), headings,
                                 rows, "entry" if s.get("format") == "json" else "line")
+    except SheetError as exc:
+        raise ReportError(f"its copy of the sheet cannot be read: {exc}") from None
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         raise ReportError(f"the report is incomplete or damaged ({type(exc).__name__}: {exc})") from None
-    return sheet, {k: v for k, v in found.items()}
+    return sheet, found
 
 
 def recheck_report(doc: Mapping[str, Any], logs: Iterable[Path], *, store: Any = None,
                    db: str | None = None, tournament: str | None = None) -> Recheck:
     """Recompute a saved report from the logs as they are now; what differs (nothing: it stands)."""
     sheet, found = sheet_of_report(doc)
-    from ledger.tournament_sheet import SheetError
     saved = doc.get("scoring") or {}
     spec = saved.get("file") or None
     from ledger.tournament_scoring import check_spec
@@ -857,7 +859,7 @@ def recheck_report(doc: Mapping[str, Any], logs: Iterable[Path], *, store: Any =
     try:
         report = check_event(sheet, logs, store=store, db=db, tournament=tournament,
                              scoring=spec, scoring_source=saved.get("source"), expect=found)
-    except SheetError as exc:          # pragma: no cover - a report's sheet was read once already
+    except SheetError as exc:          # pragma: no cover - sheet_of_report read it already
         raise ReportError(str(exc)) from None
     return Recheck(report, compare_reports(doc, report.as_dict()))
 

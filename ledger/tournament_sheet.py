@@ -67,8 +67,9 @@ class SheetLine:
 
     @property
     def key(self) -> tuple[str, str]:
-        """The table's identity on the sheet: (round, table), compared without case."""
-        return (self.round.casefold(), self.table.casefold())
+        """The table's identity on the sheet: (round, table), compared without case ("01" is
+        "1")."""
+        return (same_key(self.round), same_key(self.table))
 
     def as_dict(self) -> dict[str, Any]:
         return {"line": self.line, "round": self.round, "table": self.table,
@@ -111,6 +112,16 @@ def score_keys() -> dict[str, str]:
             for name in (v.key, *v.aliases):
                 found.setdefault(_loose(column_key(name)), v.key)
     return found
+
+
+def same_key(text: str) -> str:
+    """A round or table as compared: without case, a number without leading zeros."""
+    text = text.strip().casefold()
+    return str(int(text)) if text.isdigit() else text
+
+
+NO_RESULT = ("-", "\u2014", "none", "no result")
+"""Winner cells read as no result (besides an empty one), unless a player is so named."""
 
 
 def natural_key(text: str) -> tuple:
@@ -299,6 +310,8 @@ def _line(n: int, row: Mapping[str, Any], unit: str, score_of: Mapping[str, str]
         problems.append(LineProblem("sheet", f"{where}: {', '.join(twice)} is at the table twice",
                                     "correct the players"))
     winners = [w for w in split_names(row.get("winner")) if w]
+    if len(winners) == 1 and winners[0].casefold() in NO_RESULT and winners[0].casefold() not in folded:
+        winners = []
     unknown = [w for w in winners if w.casefold() not in folded]
     if unknown and players:
         problems.append(LineProblem(
