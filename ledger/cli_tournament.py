@@ -14,6 +14,7 @@ import typer
 
 from ledger import exitcodes
 from ledger.cli_base import JsonOpt, _emit_json, app, err
+from ledger.datafiles import DataFileError, DataFiles, with_data_options
 
 tournament_app = typer.Typer(
     name="tournament",
@@ -62,6 +63,7 @@ def _store(db: Optional[Path]) -> Iterator[Any]:
 
 
 @tournament_app.command("check")
+@with_data_options
 def check(
     sheet: Path = typer.Argument(..., help="The results sheet: CSV (or JSON) with the columns "
                                  "round, table, players (';'-separated, seat order), winner "
@@ -79,6 +81,7 @@ def check(
     html_out: Optional[Path] = typer.Option(None, "--html", help="Also write the report as one "
                                             "offline HTML page to post: tables, problems, standings."),
     brief: bool = typer.Option(False, "--brief", help="One line per table, without its checks."),
+    data_files: DataFiles = (),
 ) -> None:
     """Check every table of a results sheet against its game log, and compute the standings.
 
@@ -112,10 +115,14 @@ def check(
             _say(f"ledger: --scoring {exc}")
             raise typer.Exit(exitcodes.UNREADABLE)
     with _store(db) as store:
-        report = check_event(read, logs or [], store=store, db=str(db) if db else None,
-                             tournament=tournament, scoring=spec,
-                             scoring_source=str(scoring) if scoring else None,
-                             skip=[scoring] if scoring else [])
+        try:
+            report = check_event(read, logs or [], store=store, db=str(db) if db else None,
+                                 tournament=tournament, scoring=spec,
+                                 scoring_source=str(scoring) if scoring else None,
+                                 skip=[scoring] if scoring else [], data_files=data_files)
+        except DataFileError as exc:
+            _say(f"ledger: {exc}")
+            raise typer.Exit(exitcodes.UNREADABLE)
     for problem in report.input_errors:
         _say(f"ledger: {problem}")
     if html_out is not None:
@@ -134,6 +141,7 @@ def check(
 
 
 @tournament_app.command("recheck")
+@with_data_options
 def recheck(
     report_file: Path = typer.Argument(..., help="A report written by `ledger tournament check "
                                        "--json`."),
@@ -141,6 +149,7 @@ def recheck(
     db: Optional[Path] = DbOpt,
     tournament: Optional[str] = TournamentOpt,
     as_json: bool = JsonOpt,
+    data_files: DataFiles = (),
 ) -> None:
     """Recompute a saved report from the logs and say whether it still stands.
 
@@ -171,7 +180,10 @@ def recheck(
     with _store(db) as store:
         try:
             rc = recheck_report(doc, logs or [], store=store, db=str(db) if db else None,
-                                tournament=tournament)
+                                tournament=tournament, data_files=data_files)
+        except DataFileError as exc:
+            _say(f"ledger: {exc}")
+            raise typer.Exit(exitcodes.UNREADABLE)
         except ReportError as exc:
             _say(f"ledger: {report_file}: {exc}")
             raise typer.Exit(exitcodes.UNREADABLE)

@@ -20,6 +20,7 @@ from typing import Any, Iterable, Mapping
 
 from engine.core.ruleset import Ruleset, get_ruleset, ruleset_names
 from ledger import exitcodes
+from ledger.datafiles import DataFiles, data_for
 from ledger.tournament_scoring import (
     EventScoring, Played, Standing, event_scoring, number_text, standings,
 )
@@ -345,11 +346,12 @@ def check_event(sheet: Sheet, logs: Iterable[Path] = (), *, store: Any = None,
                 db: str | None = None, tournament: str | None = None,
                 scoring: Mapping[str, Any] | None = None, scoring_source: str | None = None,
                 expect: Mapping[tuple[str, str], Mapping[str, Any]] | None = None,
-                skip: Iterable[Path] = ()) -> TournamentReport:
+                skip: Iterable[Path] = (), data_files: DataFiles = ()) -> TournamentReport:
     """Check every line of `sheet` against the logs among `logs` (files and folders), and the
     store's games when a `store` is given (those of `tournament` count as the event's logs).
 
-    `scoring`: a scoring file's document, checked (ledger.tournament_scoring.load_scoring),
+    `data_files`: corrected data files (`--board FILE` ...), each used for the logs of the
+    rulesets that take it (DataFileError when one cannot be loaded). `scoring`: a scoring file's document, checked (ledger.tournament_scoring.load_scoring),
     read from `scoring_source`; default: each ruleset's own. `expect`: per (round, table)
     key, the log a saved report found ({"game", "head", "ruleset"}), preferred when a game id
     names several logs (recheck)."""
@@ -379,7 +381,7 @@ def check_event(sheet: Sheet, logs: Iterable[Path] = (), *, store: Any = None,
     # 4. each table judged and checked
     judged: dict[str, Judgement] = {}
     for t in tables:
-        _check_table(t, store, judged)
+        _check_table(t, store, judged, data_files)
     # 5. across the sheet
     _players_twice(tables)
     used = {t.log.identity for t in tables if t.log is not None and t.log.identity}
@@ -556,7 +558,22 @@ def _shared_logs(tables: list[TableCheck]) -> None:
                           "players and round it has")
 
 
-def _check_table(t: TableCheck, store: Any, judged: dict[str, Judgement]) -> None:
+def _data(read: LogRead, data_files: DataFiles) -> Any:
+    """The data a log is judged with: the data files given that its ruleset takes (others are
+    for the event's other game), else its shipped data (None). DataFileError when one fails."""
+    if not data_files or not read.events or not isinstance(read.events[0].payload, dict):
+        return None
+    name = read.events[0].payload.get("ruleset")
+    if name not in ruleset_names():
+        return None
+    rs = get_ruleset(name)
+    keys = {o.key for o in rs.data_options}
+    mine = tuple((k, v) for k, v in data_files if k in keys)
+    return data_for(rs, mine, read.name) if mine else None
+
+
+def _check_table(t: TableCheck, store: Any, judged: dict[str, Judgement],
+                 data_files: DataFiles = ()) -> None:
     line = t.line
     for lp in line.problems:
         t.problem(lp.check, lp.message, lp.todo)
@@ -578,7 +595,7 @@ def _check_table(t: TableCheck, store: Any, judged: dict[str, Judgement]) -> Non
     j = judged.get(key)
     if j is None:
         read = _load(e, store)
-        j = judged[key] = judge(read, keep_steps=False)
+        j = judged[key] = judge(read, data=_data(read, data_files), keep_steps=False)
     t.judgement = j
     t.checks.append(Check("log", "ok", f"{e.label} — found by {t.how}; game {e.game_id}, "
                           f"{j.events} events, {j.ruleset or 'no ruleset'}"))
@@ -588,8 +605,7 @@ def _check_table(t: TableCheck, store: Any, judged: dict[str, Judgement]) -> Non
         t.problem("ruleset", msg, "correct the ruleset column, or give this table's own log")
     seat_of, missing, extra = _seat_map(line.players, e.seats)
     t.seat_of = seat_of
-    declared = tuple(seat_of.get(w, w) for w in line.winners)
-    v = verdict(j, ",".join(declared) if declared else "none")
+    v = verdict(j)          # its result check is the log's own claim: the sheet's is below
     vc = {c["name"]: c for c in v["checks"]}
     readable = vc["log readable"]
     t.checks.append(Check("readable", "ok" if readable["ok"] else "fail", readable["detail"]))
@@ -848,7 +864,8 @@ def sheet_of_report(doc: Mapping[str, Any]) -> tuple[Sheet, dict[tuple[str, str]
 
 
 def recheck_report(doc: Mapping[str, Any], logs: Iterable[Path], *, store: Any = None,
-                   db: str | None = None, tournament: str | None = None) -> Recheck:
+                   db: str | None = None, tournament: str | None = None,
+                   data_files: DataFiles = ()) -> Recheck:
     """Recompute a saved report from the logs as they are now; what differs (nothing: it stands)."""
     sheet, found = sheet_of_report(doc)
     saved = doc.get("scoring") or {}
@@ -858,7 +875,8 @@ def recheck_report(doc: Mapping[str, Any], logs: Iterable[Path], *, store: Any =
         raise ReportError(f"its scoring: {'; '.join(check_spec(spec))}")
     try:
         report = check_event(sheet, logs, store=store, db=db, tournament=tournament,
-                             scoring=spec, scoring_source=saved.get("source"), expect=found)
+                             scoring=spec, scoring_source=saved.get("source"), expect=found,
+                             data_files=data_files)
     except SheetError as exc:          # pragma: no cover - sheet_of_report read it already
         raise ReportError(str(exc)) from None
     return Recheck(report, compare_reports(doc, report.as_dict()))

@@ -423,3 +423,19 @@ def test_the_html_page_is_one_offline_file(tmp_path):
 def test_check_event_from_code():
     report = check_event(read_sheet(CORRECTED), [EVENT])
     assert report.exit_code == 0 and len(report.tables) == 6 and report.standings[0].points == 2
+
+
+def test_a_data_file_is_used_for_the_logs_of_the_game_that_takes_it(tmp_path):
+    samples = ROOT / "sample_logs"
+    rows = [{"round": "1", "table": "1", "players": "blue;orange;red;green", "winner": "blue",
+             "log": str(samples / "var-basic-missions.jsonl")},
+            {"round": "1", "table": "2", "players": "ann;bob;cat;dan", "winner": "bob",
+             "log": str(samples / "legacy" / "game-01.jsonl")}]
+    sheet = write_sheet(tmp_path / "s.csv", rows)
+    code, report = report_of(sheet)
+    assert code == 1 and errors_of(report) == [("1", "1", "rules")]
+    assert "RE-MISSION-UNVERIFIED" in report["problems"][0]["message"]
+    missions = ROOT / "engine" / "risk_europe" / "data" / "kingdom_missions.example.json"
+    code, report = report_of(sheet, "--missions", missions)
+    assert code == 0, report["problems"]
+    assert "missions:" in report["tables"][0]["log"]["data"]
