@@ -753,23 +753,38 @@ def _check_scores(t: TableCheck, j: Judgement, rs: Ruleset | None) -> None:
 
 
 def _players_twice(tables: list[TableCheck]) -> None:
-    """A player at two tables of one round: every such table is told."""
+    """Players at two tables of one round: each such table is told once, naming them all."""
     seen: dict[tuple[str, str], list[TableCheck]] = {}
     for t in tables:
         if not t.line.round:
             continue
         for p in t.line.players:
             seen.setdefault((t.line.key[0], p.casefold()), []).append(t)
+    elsewhere: dict[int, dict[str, tuple[str, ...]]] = {}
     for (_, folded), where in seen.items():
         if len({t.line.key for t in where}) < 2:
             continue                     # one table (a line there twice is told apart)
         for t in where:
             name = next(p for p in t.line.players if p.casefold() == folded)
-            others = sorted({u.line.table for u in where if u.line.key != t.line.key},
-                            key=natural_key)
-            t.problem("player-twice", f"{name} is at table {t.line.table} and at table "
-                      f"{', '.join(others)} of round {t.line.round}",
-                      "correct the players of the table where they did not play")
+            others = tuple(sorted({u.line.table for u in where if u.line.key != t.line.key},
+                                  key=natural_key))
+            elsewhere.setdefault(id(t), {})[name] = others
+    for t in tables:
+        found = elsewhere.get(id(t))
+        if not found:
+            continue
+        groups: dict[tuple[str, ...], list[str]] = {}
+        for name, others in found.items():
+            groups.setdefault(others, []).append(name)
+        parts = [f"{_and(names)} {'is' if len(names) == 1 else 'are'} also at "
+                 f"table{'s' if len(others) > 1 else ''} {_and(list(others))}"
+                 for others, names in groups.items()]
+        t.problem("player-twice", "; ".join(parts) + f" of round {t.line.round}",
+                  "correct the players of the tables where they did not play")
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _hint_unused(tables: list[TableCheck], unused: list[LogEntry]) -> set[int]:
