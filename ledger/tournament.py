@@ -753,34 +753,48 @@ def _check_scores(t: TableCheck, j: Judgement, rs: Ruleset | None) -> None:
 
 
 def _players_twice(tables: list[TableCheck]) -> None:
-    """Players at two tables of one round: each such table is told once, naming them all."""
+    """Players at two tables of one round: each such table is told once, naming them all. When
+    every one of those tables has its own log with the player in it, the logs show the games
+    were played: a warning (check the rounds); else one of the lines is wrong: a problem."""
     seen: dict[tuple[str, str], list[TableCheck]] = {}
     for t in tables:
         if not t.line.round:
             continue
         for p in t.line.players:
             seen.setdefault((t.line.key[0], p.casefold()), []).append(t)
-    elsewhere: dict[int, dict[str, tuple[str, ...]]] = {}
+    elsewhere: dict[int, dict[tuple[str, str], tuple[str, ...]]] = {}
     for (_, folded), where in seen.items():
         if len({t.line.key for t in where}) < 2:
             continue                     # one table (a line there twice is told apart)
+        shown = all(t.judgement is not None and t.not_own is None and
+                    any(n.casefold() == folded for n in t.seat_of) for t in where)
         for t in where:
             name = next(p for p in t.line.players if p.casefold() == folded)
             others = tuple(sorted({u.line.table for u in where if u.line.key != t.line.key},
                                   key=natural_key))
-            elsewhere.setdefault(id(t), {})[name] = others
+            severity = "warning" if shown else "error"
+            elsewhere.setdefault(id(t), {})[(severity, name)] = others
     for t in tables:
         found = elsewhere.get(id(t))
         if not found:
             continue
-        groups: dict[tuple[str, ...], list[str]] = {}
-        for name, others in found.items():
-            groups.setdefault(others, []).append(name)
-        parts = [f"{_and(names)} {'is' if len(names) == 1 else 'are'} also at "
-                 f"table{'s' if len(others) > 1 else ''} {_and(list(others))}"
-                 for others, names in groups.items()]
-        t.problem("player-twice", "; ".join(parts) + f" of round {t.line.round}",
-                  "correct the players of the tables where they did not play")
+        for severity in ("error", "warning"):
+            groups: dict[tuple[str, ...], list[str]] = {}
+            for (sev, name), others in found.items():
+                if sev == severity:
+                    groups.setdefault(others, []).append(name)
+            if not groups:
+                continue
+            parts = [f"{_and(names)} {'is' if len(names) == 1 else 'are'} also at "
+                     f"table{'s' if len(others) > 1 else ''} {_and(list(others))}"
+                     for others, names in groups.items()]
+            if severity == "error":
+                t.problem("player-twice", "; ".join(parts) + f" of round {t.line.round}",
+                          "correct the players of the tables where they did not play")
+            else:
+                t.problem("player-twice", "; ".join(parts) + f" of round {t.line.round}, and "
+                          "each table's log has them", "check the round of these tables (the "
+                          "logs show the games were played)", "warning")
 
 
 def _and(items: list[str]) -> str:

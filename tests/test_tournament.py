@@ -439,3 +439,13 @@ def test_a_data_file_is_used_for_the_logs_of_the_game_that_takes_it(tmp_path):
     code, report = report_of(sheet, "--missions", missions)
     assert code == 0, report["problems"]
     assert "missions:" in report["tables"][0]["log"]["data"]
+
+
+def test_players_at_two_tables_whose_logs_both_have_them_is_a_warning(fresh, tmp_path):
+    folder, rows = fresh
+    europe = [dict(r, round="1") for r in rows if r["ruleset"] == "risk-europe"]
+    assert europe[0]["players"] == europe[1]["players"]          # the bots' colours, both games
+    code, report = report_of(write_sheet(tmp_path / "s.csv", europe), folder)
+    assert code == 0 and errors_of(report) == []
+    assert [(p["table"], p["check"], p["severity"]) for p in report["problems"]] == [
+        ("A", "player-twice", "warning"), ("B", "player-twice", "warning")]
