@@ -445,7 +445,8 @@ def test_players_at_two_tables_whose_logs_both_have_them_is_a_warning(fresh, tmp
     folder, rows = fresh
     europe = [dict(r, round="1") for r in rows if r["ruleset"] == "risk-europe"]
     assert europe[0]["players"] == europe[1]["players"]          # the bots' colours, both games
-    code, report = report_of(write_sheet(tmp_path / "s.csv", europe), folder)
+    code, report = report_of(write_sheet(tmp_path / "s.csv", europe), folder / "game-301.jsonl",
+                             folder / "game-304.jsonl")
     assert code == 0 and errors_of(report) == []
     assert [(p["table"], p["check"], p["severity"]) for p in report["problems"]] == [
         ("A", "player-twice", "warning"), ("B", "player-twice", "warning")]
