@@ -130,14 +130,18 @@ def natural_key(text: str) -> tuple:
                  for part in re.split(r"(\d+)", text) if part)
 
 
-def split_names(cell: Any) -> list[str]:
-    """A players or winner cell as names: "ann; bob" or a JSON list."""
+def split_names(cell: Any, comma: bool = True) -> list[str]:
+    """A players or winner cell as names: "ann; bob", a JSON list, or (`comma`: a cell with no
+    ";") "ann, bob" as a spreadsheet may quote it."""
     if cell is None:
         return []
     if isinstance(cell, (list, tuple)):
         return [str(x).strip() for x in cell]
     text = str(cell).strip()
-    return [part.strip() for part in text.split(SEPARATOR)] if text else []
+    if not text:
+        return []
+    sep = "," if comma and SEPARATOR not in text and "," in text else SEPARATOR
+    return [part.strip() for part in text.split(sep)]
 
 
 def read_sheet(path: str | Path) -> Sheet:
@@ -257,6 +261,10 @@ def sheet_from_rows(name: str, fmt: str, digest: str | None, headings: Iterable[
     one is missing), each line read with its problems, duplicate tables marked."""
     headings = [h for h in headings if h]
     missing = [c for c in REQUIRED if c not in headings]
+    if missing and len(headings) == 1 and SEPARATOR in headings[0]:
+        raise SheetError(f"{name}: line {header_line}: the columns are separated by {SEPARATOR!r} "
+                         f"({headings[0]!r}); separate them by commas (or tabs): {SEPARATOR!r} "
+                         "separates the players within a cell")
     if missing:
         where = f"line {header_line}: " if unit == "line" else ""
         raise SheetError(f"{name}: {where}no {', '.join(repr(m) for m in missing)} column "
@@ -309,7 +317,9 @@ def _line(n: int, row: Mapping[str, Any], unit: str, score_of: Mapping[str, str]
     if twice:
         problems.append(LineProblem("sheet", f"{where}: {', '.join(twice)} is at the table twice",
                                     "correct the players"))
-    winners = [w for w in split_names(row.get("winner")) if w]
+    whole = _cell(row, "winner")
+    winners = [whole] if whole.casefold() in folded else \
+        [w for w in split_names(row.get("winner")) if w]
     if len(winners) == 1 and winners[0].casefold() in NO_RESULT and winners[0].casefold() not in folded:
         winners = []
     unknown = [w for w in winners if w.casefold() not in folded]

@@ -244,6 +244,7 @@ def test_rule_errors_a_broken_chain_and_a_shared_win(tmp_path):
     (b'{"tables": 3}', "a JSON sheet is a list"),
     (b'[{"round": 1, "table": 1, "players": ["a", "b"], "winner": "a"},', "not valid JSON"),
     (b'round,table,players,players,winner\n', "the column 'players' is there twice"),
+    (b"round;table;players;winner\n1;1;a,b;a\n", "separate them by commas"),
 ])
 def test_an_unreadable_sheet_exits_2_with_a_clear_message(tmp_path, content, words):
     path = tmp_path / ("s.json" if content.startswith((b"[", b"{")) else "s.csv")
