@@ -116,10 +116,14 @@ def collect_logs(paths: Iterable[Path], skip: Iterable[Path] = ()) -> tuple[list
     seen: set[Path] = {Path(p).resolve() for p in skip}
     for given in paths:
         given = Path(given)
-        if not given.exists():
+        try:
+            files = log_paths([given]) if given.is_dir() else [given] if given.exists() else None
+        except OSError as exc:
+            errors.append(f"{given}: cannot be read ({exc.strerror or exc})")
+            continue
+        if files is None:
             errors.append(f"{given}: no such file or folder")
             continue
-        files = log_paths([given]) if given.is_dir() else [given]
         for f in files:
             key = f.resolve()
             if key not in seen:
@@ -351,10 +355,12 @@ def check_event(sheet: Sheet, logs: Iterable[Path] = (), *, store: Any = None,
     store's games when a `store` is given (those of `tournament` count as the event's logs).
 
     `data_files`: corrected data files (`--board FILE` ...), each used for the logs of the
-    rulesets that take it (DataFileError when one cannot be loaded). `scoring`: a scoring file's document, checked (ledger.tournament_scoring.load_scoring),
-    read from `scoring_source`; default: each ruleset's own. `expect`: per (round, table)
-    key, the log a saved report found ({"game", "head", "ruleset"}), preferred when a game id
-    names several logs (recheck)."""
+    rulesets that take it (DataFileError when one cannot be loaded). `scoring`: a scoring
+    file's document, checked (ledger.tournament_scoring.load_scoring), read from
+    `scoring_source`; default: each ruleset's own. `expect` (recheck): per (round, table) key,
+    the log a saved report found (its "game", "identity", "file"), looked for among `logs`
+    instead of the log column and the players. `skip`: files among `logs` that are not logs
+    (the scoring file; the sheet is skipped anyway)."""
     logs = [Path(p) for p in logs]
     entries, input_errors = collect_logs(logs, skip=[Path(sheet.file), *skip])
     if store is not None:
@@ -373,7 +379,8 @@ def check_event(sheet: Sheet, logs: Iterable[Path] = (), *, store: Any = None,
             _resolve_named(t, sheet, entries, by_path)
     # 2. the others, by their players (and ruleset, when the sheet names it)
     used = {t.log.identity for t in tables if t.log is not None and t.log.identity}
-    for t in sorted((t for t in tables if t.line.log is None),
+    for t in sorted((t for t in tables if t.line.log is None and t.log is None
+                     and t.log_problem is None),
                     key=lambda t: (natural_key(t.line.round), natural_key(t.line.table))):
         _match_by_players(t, entries, used)
     # 3. a log given for two tables
@@ -480,7 +487,11 @@ def _resolve_named(t: TableCheck, sheet: Sheet, entries: list[LogEntry],
     ref = t.line.log or ""
     p = Path(ref)
     path = p if p.is_absolute() else sheet.folder / p
-    if path.exists():
+    try:
+        exists = path.exists()
+    except (OSError, ValueError):      # a name too long, or with a NUL: not a file
+        exists = False
+    if exists:
         if path.is_dir():
             t.log_problem = (f"the log column names {ref!r}, a folder, not a log file",
                              "name the table's log file")
