@@ -451,3 +451,23 @@ def test_players_at_two_tables_whose_logs_both_have_them_is_a_warning(fresh, tmp
     assert code == 0 and errors_of(report) == []
     assert [(p["table"], p["check"], p["severity"]) for p in report["problems"]] == [
         ("A", "player-twice", "warning"), ("B", "player-twice", "warning")]
+
+
+def test_a_game_without_a_scoring_hook_scores_a_win_as_one(tmp_path):
+    """A third ruleset (tests/toy_nim, no `scoring`) goes through the same check: a win is 1."""
+    from tests.test_toy_ruleset import nim_log
+    from tests.toy_nim import RULESET as NIM
+    from engine.core.ruleset import registered
+    with registered(NIM):
+        good = nim_log(tmp_path / "n1.jsonl", "nim-1", [("ann", 3), ("bob", 1), ("ann", 3)], "ann")
+        sheet = write_sheet(tmp_path / "s.csv", [
+            {"round": "1", "table": "1", "players": "ann;bob", "winner": "ann", "log": good.name}])
+        code, report = report_of(sheet)
+        assert code == 0, report["problems"]
+        assert [(s["player"], s["points"]) for s in report["standings"]] == [("ann", 1), ("bob", 0)]
+        bad = write_sheet(tmp_path / "s.csv", [
+            {"round": "1", "table": "1", "players": "ann;bob", "winner": "ann", "log": good.name,
+             "crowns": "3"}])
+        code, report = report_of(bad)
+        assert errors_of(report) == [("1", "1", "scores")]
+        assert "'crowns' is not a score of Nim" in report["problems"][0]["message"]
