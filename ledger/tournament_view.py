@@ -188,6 +188,16 @@ def _tag(ok: bool, yes: str = "stands", no: str = "does not stand") -> str:
     return f'<span class="tag {"ok" if ok else "bad"}">{_e(yes if ok else no)}</span>'
 
 
+def _problem_list(problems: list) -> list[str]:
+    out = ['<ul class="problems">']
+    for p in problems:
+        out.append(f'<li class="{_e(p.severity)}"><strong>{_e(p.label)}</strong> · '
+                   f"<code>{_e(p.check)}</code>: {_e(p.message)}<br>"
+                   f'<span class="todo">What to do: {_e(p.todo)}</span></li>')
+    out.append("</ul>")
+    return out
+
+
 def html_page(report: TournamentReport, title: str | None = None) -> str:
     """One self-contained page (no script, no link to anything outside it)."""
     sheet = report.sheet
@@ -203,15 +213,13 @@ def html_page(report: TournamentReport, title: str | None = None) -> str:
            f'<p class="meta">Scoring ({_e(report.scoring.source)}): {_e(_points_text(report))}</p>',
            f'<div class="verdict {"ok" if ok else "bad"}">{_e(summary(report))}</div>']
     out.append(f"<h2>Problems ({len(report.errors)})</h2>")
-    if report.problems:
-        out.append('<ul class="problems">')
-        for p in report.problems:
-            out.append(f'<li class="{_e(p.severity)}"><strong>{_e(p.label)}</strong> · '
-                       f"<code>{_e(p.check)}</code>{' (warning)' if p.severity != 'error' else ''}"
-                       f": {_e(p.message)}<br><span class=\"todo\">What to do: {_e(p.todo)}</span></li>")
-        out.append("</ul>")
+    if report.errors:
+        out.extend(_problem_list(report.errors))
     else:
         out.append("<p>None: every reported result is the one the rules give.</p>")
+    if report.warnings:
+        out.append(f"<h3>Warnings ({len(report.warnings)}): the results stand</h3>")
+        out.extend(_problem_list(report.warnings))
     out.append(f"<h2>Standings</h2><p class=\"meta\">From {report.results_counted} verified "
                f"result{'s' if report.results_counted != 1 else ''} only.</p>")
     rows = _standings_rows(report)
