@@ -14,6 +14,7 @@ from engine.core.ruleset import get_ruleset, ruleset_names
 from engine.core.text import plural
 from ledger import exitcodes
 from ledger.datafiles import DataFileError, DataFiles, data_for, data_of_log, with_data_options
+from ledger.verdict import verdict, winners_named  # noqa: F401  (moved there for `ledger tournament`)
 from replay.logfile import LogFileError, read_log
 from replay.judge import Finding, Judgement, judge
 from replay.narrate import filter_problem, narrate, steps_json
@@ -343,82 +344,6 @@ def verify(
     raise typer.Exit(v["exit_code"])
 
 
-def winners_named(text: str) -> tuple[str, ...]:
-    """The winners a `--winner` text reports: "blue", "blue,red" (a shared win), "none" (no
-    winner: ()). ValueError for an empty name, or "none" beside a name."""
-    names = [w.strip() for w in text.split(",")]
-    if not all(names):
-        raise ValueError("names no winner (an empty name); write --winner none for a game "
-                         "with no winner, or 'a,b' for a shared win")
-    if "none" in names and len(names) > 1:
-        raise ValueError("'none' (no winner) stands alone")
-    return () if names == ["none"] else tuple(names)
-
-
-def verdict(j: Judgement, winner: str | None = None) -> dict:
-    """The organizer's answer: chain intact, no rule errors, declared result = the rules' result."""
-    format_problems = [f for f in j.log_findings if f.rule not in exitcodes.CHAIN_RULES]
-    chain_problems = [f for f in j.log_findings if f.rule in exitcodes.CHAIN_RULES]
-    from engine import get_ruleset
-    rs = get_ruleset(j.ruleset) if j.ruleset else None
-    result_event = rs.result_event if rs else None
-    seed_rules = rs.rules.ids_about("seed") if rs else frozenset()
-    result_claims = [f for f in j.rule_findings if result_event and f.event == result_event]
-    rule_problems = [f for f in j.rule_findings if not (result_event and f.event == result_event)]
-    if winner is not None:
-        declared_set = winners_named(winner)
-    else:
-        declared_set = j.declared_winners
-    declared = " and ".join(declared_set) or None
-    has_declared = winner is not None or j.has_declared_winner
-    rules_winners = list(j.result.winners) if j.result else []
-    ended = f" — the game ended in round {j.result.round} ({j.result.reason})" if j.result else ""
-    if j.result is None:
-        stops = ""
-        if rs is not None and j.final_state is not None and j.fatal is None:
-            stops = f" (the log stops in round {rs.position(j.final_state)[1]})"
-        result_ok, result_detail = False, "the game is not over by the rules" + (f" ({j.fatal})" if j.fatal else stops)
-    elif not has_declared:
-        result_ok, result_detail = False, f"no result is declared (the rules give {' and '.join(rules_winners) or 'no winner'}; pass --winner){ended}"
-    else:
-        result_ok = sorted(declared_set) == sorted(rules_winners)
-        result_detail = f"declared {declared or 'no winner'}; the rules give {' and '.join(rules_winners) or 'no winner'}{ended}"
-    checks = [
-        {"name": "log readable", "ok": not format_problems and j.fatal is None,
-         "detail": "every line parsed" if not format_problems else f"{len(format_problems)} problem(s)"},
-        {"name": "hash chain", "ok": j.chain_ok and not chain_problems,
-         "detail": (f"intact, head {j.head[:16]}…" if j.chain_ok and j.head else
-                    f"{len(chain_problems)} problem(s)" if chain_problems else "not sealed")},
-        {"name": "rules", "ok": not rule_problems and j.fatal is None,
-         "detail": ("not judged: " + j.fatal if j.fatal else
-                    "no rule errors" if not rule_problems else f"{len(rule_problems)} finding(s)")
-                   + (f" (ruleset {j.ruleset} {j.ruleset_version})" if j.ruleset else "")},
-        {"name": "result", "ok": result_ok and not result_claims, "detail": result_detail},
-    ]
-    dice_findings = [f for f in j.rule_findings if f.rule in seed_rules]
-    if j.dice_mode == "seeded":
-        checks.insert(3, {"name": "dice", "ok": j.seed_checked and not dice_findings,
-                          "detail": (f"{len(dice_findings)} die/dice differ from the revealed seed" if dice_findings
-                                     else "every die is the one the revealed seed gives" if j.seed_checked
-                                     else "the seed is not revealed (or does not match its published hash): "
-                                          "the dice cannot be checked")})
-    if format_problems or j.fatal:
-        code = exitcodes.MALFORMED
-    elif chain_problems or not j.chain_ok:
-        code = exitcodes.CHAIN
-    elif rule_problems or (j.dice_mode == "seeded" and not j.seed_checked):
-        code = exitcodes.FINDINGS
-    elif not result_ok or result_claims:
-        code = exitcodes.RESULT
-    else:
-        code = exitcodes.OK
-    return {"file": j.file, "game": j.game_id, "verified": code == exitcodes.OK, "exit_code": code,
-            "ruleset": j.ruleset, "ruleset_version": j.ruleset_version, "data": j.data_digest,
-            "chain_head": j.head,
-            "checks": checks, "result": j.result_dict(), "declared_winner": declared,
-            "events": j.events, "findings": [f.as_dict() for f in j.findings]}
-
-
 @app.command()
 def schema(
     ruleset: Optional[str] = typer.Option(None, "--ruleset", help="Only this ruleset's events "
@@ -525,3 +450,4 @@ from ledger import cli_store  # noqa: E402,F401
 from ledger import cli_analytics  # noqa: E402,F401
 from ledger import cli_campaign  # noqa: E402,F401
 from ledger import cli_split  # noqa: E402,F401
+from ledger import cli_tournament  # noqa: E402,F401

@@ -38,7 +38,11 @@ def run(*args: str):
 @pytest.fixture(scope="module")
 def db(tmp_path_factory) -> str:
     path = tmp_path_factory.mktemp("counts") / "samples.duckdb"
-    r = run("ingest", str(SAMPLES), "--db", str(path))
+    # the sample folder as the issue found it: every sample but the tournament's (whose games
+    # are clean, and would add Risk Legacy games beyond the campaign the truth is read from)
+    paths = [str(p) for p in sorted(SAMPLES.iterdir()) if p.name != "tournament"
+             and (p.is_dir() or p.suffix == ".jsonl")]
+    r = run("ingest", *paths, "--db", str(path))
     assert r.exit_code in (0, 1), r.output        # the folder holds logs ingest must reject
     with open_store(path, read_only=True) as store:
         assert store.query("SELECT count(*) FROM games").item() > 50

@@ -195,6 +195,11 @@ class Ruleset:
     """The game's analytics beyond its tables, loaded when first asked for (so judging never
     imports polars): () -> engine.core.report.Report, its named queries (`ledger stats`) and its
     sections of the dashboard as plain data."""
+    scoring: Any = None
+    """How a finished game scores in an event (engine.core.scoring.Scoring): points for a win, a
+    shared win and a loss, tie-breaks, and the per-player values the game yields (`ledger
+    tournament`: a results sheet's score columns, the standings). None: a win scores 1, nothing
+    else, no score columns."""
 
     def check(self, state: State, event: Event) -> list[Violation]:
         """Every violation `event` commits against `state` ([] when it is legal)."""

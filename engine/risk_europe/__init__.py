@@ -8,6 +8,7 @@ from engine.risk_europe import engine as _engine
 from engine.risk_europe import features as _features
 from engine.risk_europe import legal as _legal
 from engine.risk_europe import narrate as _narrate
+from engine.risk_europe import scoring as _scoring
 from engine.risk_europe.board import GameData, default_data, load_data
 from engine.risk_europe.events import PAYLOADS
 from engine.risk_europe.rules import RULES
@@ -117,6 +118,7 @@ RULESET = Ruleset(
     fold=_fold,
     page=_page,
     report=_report,
+    scoring=_scoring.SCORING,
 )
 
 __all__ = ["RULESET", "VERSION", "default_data", "load_data"]

@@ -7,6 +7,7 @@ from engine.risk_legacy import legal as _legal
 from engine.risk_legacy import narrate as _narrate
 from engine.risk_legacy import campaign as _campaign
 from engine.risk_legacy import views as _views
+from engine.risk_legacy import scoring as _scoring
 from engine.risk_legacy.board import GameData, default_data, load_data
 from engine.risk_legacy.events import PAYLOADS
 from engine.risk_legacy.fold import PROJECTIONS
@@ -96,6 +97,7 @@ RULESET = Ruleset(
     page=_page,
     report=_report,
     campaign=_campaign.HOOKS,
+    scoring=_scoring.SCORING,
 )
 
 __all__ = ["RULESET", "VERSION", "World", "WorldError", "customize", "default_data", "load_data",
