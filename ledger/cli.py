@@ -483,3 +483,4 @@ from ledger import cli_odds  # noqa: E402,F401
 from ledger import cli_store  # noqa: E402,F401
 from ledger import cli_analytics  # noqa: E402,F401
 from ledger import cli_campaign  # noqa: E402,F401
+from ledger import cli_serve  # noqa: E402,F401
