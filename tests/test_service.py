@@ -90,3 +90,80 @@ def test_a_whole_game_through_the_app_equals_the_bots_log(tmp_path, sim_log):
     assert created["dice"]["seed_hash"] == sim_log[0]["payload"]["dice"]["seed_hash"]
     seen = play_log(client, created, sim_log, check_legal_every=7)
     assert seen == sim_log
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class _HttpClient:
+    """httpx against the real server, with TestClient's calling convention."""
+
+    def __init__(self, base: str):
+        self.c = httpx.Client(base_url=base, timeout=30)
+
+    def get(self, url, **kw):
+        return self.c.get(url, **kw)
+
+    def post(self, url, **kw):
+        return self.c.post(url, **kw)
+
+
+def test_the_real_server_plays_a_whole_game_a_spectator_follows_and_it_verifies(tmp_path, sim_log):
+    import uvicorn
+    db = tmp_path / "live.duckdb"
+    seed = _seed_of(sim_log)
+    app = create_app(db, seed_for=lambda _g: seed, poll_seconds=0.02)
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    for _ in range(200):
+        if server.started:
+            break
+        time.sleep(0.05)
+    base = f"http://127.0.0.1:{port}"
+    client = _HttpClient(base)
+    try:
+        created = new_game(client)
+        streamed: list[dict] = []
+
+        def spectate():
+            last = None
+            while True:             # reconnects resume with Last-Event-ID
+                headers = {} if last is None else {"Last-Event-ID": str(last)}
+                with httpx.stream("GET", f"{base}/games/{SIM_GAME}/stream", headers=headers,
+                                  timeout=60) as r:
+                    kind = None
+                    for line in r.iter_lines():
+                        if line.startswith("event: "):
+                            kind = line[7:]
+                        elif line.startswith("data: ") and kind == "event":
+                            streamed.append(json.loads(line[6:]))
+                            last = streamed[-1]["seq"]
+                            if len(streamed) == 40:
+                                break       # drop the connection once, resume after it
+                        elif line.startswith("data: ") and kind == "end":
+                            return
+        spectator = threading.Thread(target=spectate, daemon=True)
+        spectator.start()
+        seen = play_log(client, created, sim_log)
+        spectator.join(30)
+        assert not spectator.is_alive()
+        assert [e["seq"] for e in streamed] == list(range(len(sim_log)))
+        assert streamed[-1] == sim_log[-1]
+        public = client.get(f"/games/{SIM_GAME}/events").json()["events"]
+        assert public == seen == sim_log
+    finally:
+        server.should_exit = True
+        thread.join(10)
+        app.state.store.close()
+    runner = CliRunner()
+    r = runner.invoke(cli, ["verify", SIM_GAME, "--db", str(db)])
+    assert r.exit_code == 0, r.output
+    out = tmp_path / "export.jsonl"
+    r = runner.invoke(cli, ["export", SIM_GAME, "--db", str(db), "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    assert [json.loads(line) for line in out.read_text().splitlines()] == seen
