@@ -173,6 +173,24 @@ class Ruleset:
     as {"variant": "teams"}) -> engine.core.projection.SimulatedGame. Same seed, same bytes."""
     simulate_options: tuple[DataOption, ...] = ()
     """The options `simulate` accepts (e.g. "variant"), for the CLI."""
+    new_game: Callable[[tuple[str, ...], Mapping[str, str], dict], dict] | None = None
+    """The start event's payload of a new game (`ledger serve` creates games with it): (player
+    ids in seat order, options such as {"variant": "teams"} — the names of `simulate_options` —,
+    the dice spec {"mode": "seeded", "seed_hash": ...} or {"mode": "table"}) -> the payload,
+    "ruleset" included. ValueError naming an option, variant or player count it cannot start.
+    None: the game cannot be started by the service."""
+    actors: Callable[[State], tuple[str, ...]] | None = None
+    """The actors (players, or armies a player acts for) whose decision the game may take now, in
+    seat order. None: the actors of `legal_moves` (engine.core.views.actors_now)."""
+    chance: Callable[[State, Any], tuple[str, str | None, dict] | None] | None = None
+    """The chance event the game waits for now, made with seeded dice: (state, a
+    engine.core.dice.DiceTape of the game's seed, read from the state's own count of dice drawn)
+    -> (event type, actor, payload), or None when the next event is no roll or draw. A server
+    that keeps the seed rolls with it (`ledger serve`, play mode)."""
+    with_dice: Callable[[State, str, str | None, dict, Any], dict] | None = None
+    """A decision's payload with the dice it brings (a castle re-roll), read from the tape as
+    `chance` reads them: (state, type, actor, payload, tape) -> payload (unchanged when the
+    decision brings none)."""
     projections: tuple[Any, ...] = ()
     """The analytics tables the fold fills (engine.core.projection.Projection), created by the store."""
     fold: Callable[[Any, Any], Any] | None = None

@@ -11,6 +11,7 @@ view is its `snapshot`, its events are shown as logged):
     hidden_from(rs, state, seat)                   the secrets the state holds that `seat` may not see
     digest_for(rs, state, seat)                    the state digest, or None while it would tell a secret
     moves_for(rs, state, seat)                     the legal moves `seat` makes
+    actors_now(rs, state)                          the actors whose decision the game may take now
     withheld(text, hidden)                         does a text (a finding's message) name a hidden value?
 
 Two kinds of secret, and what a log can hold of each (docs/views.md):
@@ -117,6 +118,31 @@ def moves_for(rs: Any, state: Any, seat: str | None) -> list:
         return []
     acts = set(view_of(rs, state, seat).get("acts_for") or ()) | {seat}
     return [m for m in rs.legal_moves(state) if getattr(m, "actor", None) in acts]
+
+
+def actors_now(rs: Any, state: Any) -> tuple[str, ...]:
+    """The actors (players, or armies a player acts for) who may decide something now: the
+    ruleset's `actors` hook, or the actors of its legal moves in the order first offered (none
+    for a game without either)."""
+    if rs.actors is not None:
+        return tuple(rs.actors(state))
+    if rs.legal_moves is None:
+        return ()
+    out: dict[str, None] = {}
+    for m in rs.legal_moves(state):
+        actor = getattr(m, "actor", None)
+        if actor is not None:
+            out.setdefault(actor, None)
+    return tuple(out)
+
+
+def seats_acting_for(rs: Any, state: Any, actor: str, seats: tuple[str, ...]) -> tuple[str, ...]:
+    """The seats that make `actor`'s moves: the actor itself when it is a seat, and every seat
+    whose view says it `acts_for` it (a Mercenary Army its controller plays)."""
+    out = [actor] if actor in seats else []
+    if rs.view is not None:
+        out += [s for s in seats if s != actor and actor in (view_of(rs, state, s).get("acts_for") or ())]
+    return tuple(out)
 
 
 def spellings(value: Any) -> set[str]:

@@ -7,6 +7,7 @@ from engine.core.ruleset import DataOption, Ruleset, engine_functions
 from engine.risk_europe import engine as _engine
 from engine.risk_europe import features as _features
 from engine.risk_europe import legal as _legal
+from engine.risk_europe import live as _live
 from engine.risk_europe import narrate as _narrate
 from engine.risk_europe import scoring as _scoring
 from engine.risk_europe.board import GameData, default_data, load_data
@@ -103,6 +104,9 @@ RULESET = Ruleset(
     redact=_views.redact,
     secrets=_views.secrets,
     legal_moves=_legal.legal_moves,
+    new_game=_live.new_game,
+    chance=_live.chance,
+    with_dice=_live.with_dice,
     describe=_narrate.describe_event,
     board_lines=_narrate.board_lines,
     section=_narrate.section,

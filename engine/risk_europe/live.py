@@ -1,0 +1,88 @@
+"""Risk Europe played live through a service (`ledger serve`): the start of a new game, and the
+dice a server rolls from the game's seed.
+
+    new_game(players, options, dice) -> GameStarted payload      RULESET.new_game
+    chance(state, tape) -> (type, actor, payload) | None           RULESET.chance
+    with_dice(state, type, actor, payload, tape) -> payload        RULESET.with_dice
+
+The dice are read from the seed's stream (a DiceTape) from the state's own count of dice drawn,
+in the order the simulator draws them (engine.risk_europe.sim): a battle rank's dice player by
+player in seat order, a draw's dice as the draw rule reads them. So a server and the simulator
+given the same seed write the same events. Pure: the tape is an input.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from engine.core.chance import draw
+from engine.risk_europe.board import default_data
+from engine.risk_europe.legal import Move, chance_needed, dice_for
+from engine.risk_europe.state import State
+from engine.risk_europe.variants import VariantError, parse_variant
+
+ARMY_COLOURS = ("blue", "orange", "red", "green")
+"""The armies of the box: a Mercenary Army takes a colour no player took, in this order."""
+
+
+def new_game(players: tuple[str, ...], options: Mapping[str, str], dice: dict) -> dict:
+    """The GameStarted payload of a new game of `options["variant"]` (default basic) for
+    `players` in seat order, judged with the shipped board and cards; ValueError when the variant
+    is unknown, wants another number of players, or an option is not one the game takes."""
+    unknown = set(options) - {"variant"}
+    if unknown:
+        raise ValueError(f"Risk Europe takes no option {sorted(unknown)[0]!r} (only 'variant')")
+    name = options.get("variant") or "basic"
+    try:
+        variant = parse_variant(name)
+    except VariantError as exc:
+        raise ValueError(str(exc)) from None
+    if len(players) != variant.players:
+        raise ValueError(f"variant {name!r} is played by {variant.players} players, not {len(players)}")
+    if len(set(players)) != len(players):
+        raise ValueError("two players have the same id")
+    free = [c for c in ARMY_COLOURS if c not in players]
+    data = default_data()
+    start: dict[str, Any] = {"ruleset": "risk-europe", "variant": name,
+                             "players": [{"id": p} for p in players]}
+    if variant.mercenaries:
+        start["mercenaries"] = [{"id": c} for c in free[:variant.mercenaries]]
+    start["dice"] = dict(dice)
+    start["data"] = {"board": data.board_digest, "cards": data.cards_digest}
+    return start
+
+
+class _Reader:
+    """Dice read from a tape in order, from a given position."""
+
+    def __init__(self, tape: Any, start: int):
+        self.tape, self.at = tape, start
+
+    def roll(self, n: int) -> list[int]:
+        faces = self.tape.take(self.at, n)
+        self.at += n
+        return faces
+
+
+def chance(s: State, tape: Any) -> tuple[str, str | None, dict] | None:
+    """The roll or draw the game waits for (`legal.chance_needed`), made with the tape's dice;
+    None when the next event is a decision. After a rank a castle could re-roll, these are the
+    next rank's dice: the defender decides by re-rolling (a decision) or asking for them."""
+    spec = chance_needed(s)
+    if spec is None:
+        return None
+    dice = _Reader(tape, s.dice_count)
+    if spec.draw:
+        drawn, faces = draw(spec.pool, spec.draw, lambda: dice.roll(1)[0])
+        actor = None if spec.event_type == "TilesDrawn" else spec.actor
+        return spec.event_type, actor, spec.draw_payload(drawn, faces)
+    return spec.event_type, None, spec.payload({p: dice.roll(n) for p, n in spec.dice})
+
+
+def with_dice(s: State, type_: str, actor: str | None, payload: dict, tape: Any) -> dict:
+    """`payload` with the dice the decision brings (the castle defense re-roll), or as it is."""
+    spec = dice_for(s, Move(actor, type_, payload))
+    if spec is None:
+        return payload
+    dice = _Reader(tape, s.dice_count)
+    return {**payload, **spec.payload({p: dice.roll(n) for p, n in spec.dice})}

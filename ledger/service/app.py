@@ -1,0 +1,298 @@
+"""The HTTP routes of `ledger serve` (FastAPI; OpenAPI at /openapi.json, docs at /docs).
+
+    POST /games                      create a game: tokens shown once
+    GET  /games                      the organizer's games (its token)
+    POST /games/{id}/events          append (Bearer token of a seat or the organizer)
+    GET  /games/{id}/events?since=   the log as the caller may read it
+    GET  /games/{id}/state           the caller's view of the game
+    GET  /games/{id}/legal           the caller's own legal moves
+    GET  /games/{id}/stream          server-sent events, resumed with Last-Event-ID
+
+docs/service.md describes tokens, modes, dice and the error codes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import secrets
+import threading
+from pathlib import Path
+from typing import Any, Callable, Literal
+
+from fastapi import FastAPI, Header, Query, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, StreamingResponse
+from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from engine.core.canonical import sha256_hex
+from ledger.service.errors import ServiceError
+from ledger.service.live import SERVER, LiveTable, ruleset_of
+from ledger.service.tables import (
+    ORGANIZER, ServiceGame, ServiceTables, new_token, now_text, token_hash,
+)
+from ledger.store import EventStore, open_store
+
+MAX_BODY = 256 * 1024
+"""The largest request body accepted, in bytes (413 body-too-large beyond it)."""
+MAX_EVENTS = 64
+"""The most events one append may carry."""
+GAME_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+
+class NewGame(BaseModel):
+    """A game to create."""
+
+    ruleset: str = Field(description="a registered ruleset, e.g. the name `ledger rules` lists")
+    players: list[str] = Field(min_length=1, max_length=16, description="player ids, in seat order")
+    options: dict[str, str] = Field(default_factory=dict, description="the ruleset's options, e.g. {\"variant\": \"teams\"}")
+    variant: str | None = Field(None, description="shorthand for options.variant")
+    dice: Literal["seeded", "table"] = Field("seeded", description="seeded: the server rolls from a seed "
+                                             "whose hash is published now and which is revealed at the end; "
+                                             "table: dice come with the events")
+    mode: Literal["play", "record"] = Field("play", description="play: illegal events are refused (422); "
+                                            "record: everything is stored, with its findings")
+    game_id: str | None = Field(None, description="the id to use (default: a random one)")
+
+
+class EventIn(BaseModel):
+    type: str
+    actor: str | None = None
+    payload: dict[str, Any] = Field(default_factory=dict)
+
+
+class AppendIn(BaseModel):
+    """One event (type, actor, payload) or several (events), at the seq the caller expects next."""
+
+    expected_seq: int = Field(ge=0, description="the number of events stored (the next seq)")
+    type: str | None = None
+    actor: str | None = None
+    payload: dict[str, Any] = Field(default_factory=dict)
+    events: list[EventIn] | None = Field(None, max_length=MAX_EVENTS)
+
+
+def _error(exc: ServiceError) -> JSONResponse:
+    return JSONResponse(exc.body(), status_code=exc.status)
+
+
+class _BodyLimit:
+    """ASGI middleware: a request body over `limit` bytes is answered 413 body-too-large."""
+
+    def __init__(self, app: Any, limit: int):
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or ())
+        length = headers.get(b"content-length")
+        too_big = ServiceError(413, "body-too-large", f"the request body is over {self.limit} bytes")
+        if length is not None and (not length.isdigit() or int(length) > self.limit):
+            await _error(too_big)(scope, receive, send)
+            return
+        seen = 0
+
+        async def limited() -> dict:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                raise ServiceError(413, "body-too-large", too_big.message)
+            return message
+
+        await self.app(scope, limited, send)
+
+
+def create_app(store: str | Path | EventStore | None = None, *,
+               seed_for: Callable[[str], str] | None = None,
+               poll_seconds: float = 0.05) -> FastAPI:
+    """The service over `store` (an open EventStore, or a DuckDB path; None: $LEDGER_DB or the
+    default file). `seed_for(game_id)`: the secret seed of a new seeded game (default 16 random
+    bytes; tests pass one to replay a known game). `poll_seconds`: how often a stream looks for
+    new events."""
+    if not isinstance(store, EventStore):
+        store = open_store(store)
+    lock = threading.RLock()
+    tables = ServiceTables(store._con)   # the same DuckDB file: the service's tables beside the log
+    live: dict[str, LiveTable] = {}
+    make_seed = seed_for or (lambda _gid: secrets.token_hex(16))
+
+    app = FastAPI(title="ledger serve", version="1",
+                  description="Live game logs: seats, hidden information, spectators (docs/service.md).")
+    app.state.store, app.state.tables = store, tables
+    app.add_middleware(_BodyLimit, limit=MAX_BODY)
+
+    @app.exception_handler(ServiceError)
+    async def _service_error(_req: Request, exc: ServiceError) -> JSONResponse:
+        return _error(exc)
+
+    @app.exception_handler(RequestValidationError)
+    async def _bad_request(_req: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(f"{'.'.join(str(x) for x in e.get('loc', ()))}: {e.get('msg')}"
+                             for e in exc.errors()[:5])
+        return _error(ServiceError(422, "bad-request", f"the request is not valid: {problems}"))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http_error(_req: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not-found", 405: "method-not-allowed"}.get(exc.status_code, "http-error")
+        return _error(ServiceError(exc.status_code, code, str(exc.detail)))
+
+    def table(game_id: str) -> LiveTable:
+        t = live.get(game_id)
+        if t is None:
+            game = tables.game(game_id) if GAME_ID.match(game_id) else None
+            if game is None:
+                raise ServiceError(404, "unknown-game", f"no game {game_id!r} is served here")
+            t = live[game_id] = LiveTable.load(store, game)
+        return t
+
+    def role(t: LiveTable, authorization: str | None) -> str | None:
+        """The caller's role in the game: ORGANIZER, a seat, or None (a spectator). A token
+        that is no one's in this game is refused (401), never taken for a spectator's."""
+        token = _bearer(authorization)
+        if token is None:
+            return None
+        found = tables.role_of(t.game, token)
+        if found is None:
+            raise ServiceError(401, "unauthorized", "this token is not one of this game's")
+        return found
+
+    def seat_of(r: str | None) -> str | None:
+        return None if r in (None, ORGANIZER) else r
+
+    @app.post("/games", status_code=201, summary="Create a game; its tokens are shown once")
+    def new_game(body: NewGame, authorization: str | None = Header(None)) -> dict:
+        rs = ruleset_of(body.ruleset)
+        if rs.new_game is None:
+            raise ServiceError(422, "bad-game", f"{rs.name} games cannot be started by the service")
+        options = dict(body.options)
+        if body.variant is not None:
+            options["variant"] = body.variant
+        gid = body.game_id or f"g-{secrets.token_hex(6)}"
+        if not GAME_ID.match(gid):
+            raise ServiceError(422, "bad-game", f"game id {gid!r}: letters, digits, '_', '.', '-' "
+                               "(at most 64, starting with a letter or digit)")
+        seed = make_seed(gid) if body.dice == "seeded" else None
+        dice = {"mode": "seeded", "seed_hash": sha256_hex(seed)} if seed else {"mode": "table"}
+        try:
+            start = rs.new_game(tuple(body.players), options, dice)
+        except ValueError as exc:
+            raise ServiceError(422, "bad-game", str(exc)) from None
+        organizer = _bearer(authorization)
+        with lock:
+            if organizer is not None and not tables.is_organizer_token(organizer):
+                raise ServiceError(401, "unauthorized", "this is no organizer's token (create a "
+                                   "game without one to get a new organizer token)")
+            if tables.game(gid) is not None or store.head(gid) is not None:
+                raise ServiceError(409, "game-exists", f"a game {gid!r} exists already")
+            shown_org = organizer is None
+            organizer = organizer or new_token()
+            seat_tokens = {p: new_token() for p in body.players}
+            game = ServiceGame(gid, rs.name, body.mode, body.dice, seed, token_hash(organizer),
+                               tuple(body.players), now_text())
+            tables.add_game(game, seat_tokens)
+            store.append(gid, 0, [{"type": rs.start_event, "actor": None, "payload": start}])
+            t = live[gid] = LiveTable.load(store, game)
+            t._follow_up(store)
+        out = {"game": gid, "ruleset": rs.name, "mode": body.mode, "dice": dice,
+               "seats": seat_tokens, "next_seq": t.next_seq}
+        if shown_org:
+            out["organizer"] = organizer
+        return out
+
+    @app.get("/games", summary="The games of the organizer whose token is given")
+    def list_games(authorization: str | None = Header(None)) -> dict:
+        token = _bearer(authorization)
+        if token is None:
+            raise ServiceError(401, "unauthorized", "listing games needs an organizer's token")
+        with lock:
+            games = tables.games_of(token)
+            out = []
+            for g in games:
+                t = table(g.game_id)
+                out.append({"game": g.game_id, "ruleset": g.ruleset, "mode": g.mode,
+                            "dice": g.dice_mode, "players": list(g.seats), "created": g.created_at,
+                            "next_seq": t.next_seq, "over": t.over})
+        return {"games": out}
+
+    @app.post("/games/{game_id}/events", summary="Append events (a seat's or the organizer's token)")
+    def append(game_id: str, body: AppendIn, authorization: str | None = Header(None)) -> dict:
+        if body.events is not None:
+            items = [e.model_dump() for e in body.events]
+        elif body.type is not None:
+            items = [{"type": body.type, "actor": body.actor, "payload": body.payload}]
+        else:
+            raise ServiceError(422, "bad-request", "give an event (type, actor, payload) or events")
+        if not items:
+            raise ServiceError(422, "bad-request", "no events to append")
+        with lock:
+            t = table(game_id)
+            return t.append(store, role(t, authorization), body.expected_seq, items)
+
+    @app.get("/games/{game_id}/events", summary="The log as the caller may read it")
+    def events(game_id: str, since: int = Query(0, ge=0),
+               authorization: str | None = Header(None)) -> dict:
+        with lock:
+            t = table(game_id)
+            seat = seat_of(role(t, authorization))
+            return {"game": game_id, "over": t.over, "next_seq": t.next_seq,
+                    "events": t.events_for(seat, since)}
+
+    @app.get("/games/{game_id}/state", summary="The game as the caller may see it")
+    def state(game_id: str, authorization: str | None = Header(None)) -> dict:
+        with lock:
+            t = table(game_id)
+            return t.state_for(seat_of(role(t, authorization)))
+
+    @app.get("/games/{game_id}/legal", summary="The caller's own legal moves")
+    def legal(game_id: str, authorization: str | None = Header(None)) -> dict:
+        with lock:
+            t = table(game_id)
+            seat = seat_of(role(t, authorization))
+            return {"game": game_id, "next_seq": t.next_seq, "seat": seat,
+                    "actors": list(t.actors()), "moves": t.legal_for(seat)}
+
+    @app.get("/games/{game_id}/stream", summary="Server-sent events: each event as the caller may read it")
+    async def stream(game_id: str, request: Request, since: int = Query(0, ge=0),
+                     last_event_id: str | None = Header(None),
+                     authorization: str | None = Header(None)) -> StreamingResponse:
+        with lock:
+            t = table(game_id)
+            seat = seat_of(role(t, authorization))
+        start = since
+        if last_event_id is not None and last_event_id.strip().isdigit():
+            start = max(start, int(last_event_id) + 1)
+
+        async def feed():
+            nxt = start
+            while True:
+                with lock:
+                    new = t.events_for(seat, nxt) if t.next_seq > nxt else []
+                    over = t.finished and (t.game.seed is None
+                                           or t.steps[-1].raw.type == t.rs.seed_event)
+                for e in new:
+                    yield f"id: {e['seq']}\nevent: event\ndata: {json.dumps(e, separators=(',', ':'))}\n\n"
+                    nxt = e["seq"] + 1
+                if over and nxt >= t.next_seq:
+                    yield "event: end\ndata: {}\n\n"
+                    return
+                if await request.is_disconnected():
+                    return
+                await asyncio.sleep(poll_seconds)
+
+        return StreamingResponse(feed(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-store"})
+
+    return app
+
+
+def _bearer(authorization: str | None) -> str | None:
+    if authorization is None:
+        return None
+    scheme, _, token = authorization.strip().partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise ServiceError(401, "unauthorized", "Authorization must be 'Bearer TOKEN'")
+    return token.strip()
