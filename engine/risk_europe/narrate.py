@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Hashable
 
+from engine.core.narration import lines_per_player, log_format_line
 from engine.core.text import plural
 
 _SHORT = {"footman": "F", "archer": "A", "cavalry": "C", "siege": "S"}
@@ -96,44 +97,29 @@ def describe_event(type_: str, actor: str | None, payload: Any, view: dict | Non
         return f"{who} starts the battle in {p.get('territory')}"
     if t == "BattleEnded":
         return f"claim: battle in {p.get('territory')} won by {p.get('winner')}"
-    if t == "GameEnded":
-        if isinstance(p.get("winners"), list):
-            return f"claim: game won by {' and '.join(map(str, p['winners']))}"
-        return f"claim: game won by {p.get('winner')}"
-    if t == "SeedRevealed":
-        return "dice seed revealed"
-    return f"{who} {t} {p}"
+    return log_format_line(t, p, who)
 
 
 def board_lines(view: dict | None, indent: str = "    ") -> list[str]:
     """A compact board: a line per player (coins, crowns, territories), then their territories."""
-    if not view:
-        return []
-    out = []
-    board = view.get("board", {})
-    for p, info in view.get("players", {}).items():
-        if info.get("eliminated"):
-            out.append(f"{indent}{p}: eliminated")
-            continue
-        held = []
-        for t, x in board.items():
-            if x.get("owner") == p:
-                tags = []
-                if x.get("city"):
-                    tags.append(x["city"])
-                if x.get("castle"):
-                    tags.append("castle")
-                if x.get("attacker"):
-                    tags.append(f"attacked by {x['attacker']} {units_short(x['attacker_units'])}")
-                held.append(f"{t} {units_short(x['units'])}" + (f" [{', '.join(tags)}]" if tags else ""))
+    def held(t: str, x: dict) -> str:
+        tags = [x["city"]] if x.get("city") else []
+        if x.get("castle"):
+            tags.append("castle")
+        if x.get("attacker"):
+            tags.append(f"attacked by {x['attacker']} {units_short(x['attacker_units'])}")
+        return f"{t} {units_short(x['units'])}" + (f" [{', '.join(tags)}]" if tags else "")
+
+    def player(p: str, info: dict) -> str:
         marker = " ★marker" if view.get("marker") == p else ""
         if info.get("mercenary"):
             ctrl = f", played by {info['controller']}" if info.get("controller") else ""
             marker += f" (Mercenary Army{ctrl})"
-        out.append(f"{indent}{p}{marker}: {plural(info['coins'], 'coin')}, "
-                   f"{plural(info['crowns'], 'crown')}, "
-                   f"{plural(info['territories'], 'territory', 'territories')} — " + "; ".join(held))
-    for team in view.get("teams") or []:
+        return (f"{p}{marker}: {plural(info['coins'], 'coin')}, {plural(info['crowns'], 'crown')}, "
+                f"{plural(info['territories'], 'territory', 'territories')}")
+
+    out = lines_per_player(view, indent, held, player)
+    for team in (view or {}).get("teams") or []:
         out.append(f"{indent}team: {' and '.join(team)}")
     return out
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any, Hashable
 
+from engine.core.narration import lines_per_player, log_format_line
 from engine.core.text import plural
 
 
@@ -66,30 +67,17 @@ def describe_event(type_: str, actor: str | None, payload: Any, view: dict | Non
         return f"{p.get('by')} names the world {p.get('name')!r}"
     if type_ == "PackOpened":
         return f"claim: {p.get('pack')} opened"
-    if type_ == "GameEnded":
-        return f"claim: game won by {p.get('winner')}"
-    if type_ == "SeedRevealed":
-        return "dice seed revealed"
-    return f"{who} {type_} {p}"
+    return log_format_line(type_, p, who)
 
 
 def board_lines(view: dict | None, indent: str = "    ") -> list[str]:
     """A compact board: a line per player (Red Stars, cards, territories), then their territories."""
-    if not view:
-        return []
-    out = []
-    board = view.get("board", {})
-    for p, info in view.get("players", {}).items():
-        if info.get("eliminated"):
-            out.append(f"{indent}{p}: eliminated")
-            continue
-        held = [f"{t} {x.get('troops')}" + (f" [{x['city']}]" if x.get("city") else "")
-                for t, x in board.items() if x.get("owner") == p]
-        out.append(f"{indent}{p} ({info.get('faction')}): {_count(info, 'red_stars', 'Red Star')}, "
-                   f"{_count(info, 'missiles', 'missile')}, {_count(info, 'cards', 'card')} "
-                   f"({_count(info, 'resources', 'resource')}), "
-                   f"{_count(info, 'territories', 'territory', 'territories')} — " + "; ".join(held))
-    return out
+    return lines_per_player(
+        view, indent, lambda t, x: f"{t} {x.get('troops')}" + (f" [{x['city']}]" if x.get("city") else ""),
+        lambda p, info: (f"{p} ({info.get('faction')}): {_count(info, 'red_stars', 'Red Star')}, "
+                         f"{_count(info, 'missiles', 'missile')}, {_count(info, 'cards', 'card')} "
+                         f"({_count(info, 'resources', 'resource')}), "
+                         f"{_count(info, 'territories', 'territory', 'territories')}"))
 
 
 def section(phase: str, round_: int, turn: int) -> Hashable:
