@@ -9,9 +9,7 @@ pytest's temporary folder (the path is printed; `pytest -s` shows it).
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -23,36 +21,19 @@ from analytics.game_page import render_game_page
 from analytics.load import load_tables
 from replay.logfile import read_log
 from ledger.store import open_store
+from tests.browser_support import BROWSER, FLAGS, artifacts_folder, needs_browser
 from replay.judge import judge
 from tests.test_store_support import GAME42, SAMPLES
 
-BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run",
-         "--disable-dev-shm-usage", "--hide-scrollbars", "--virtual-time-budget=10000")
 TIMEOUT = 90
 
 
-def _browser() -> str | None:
-    given = os.environ.get("LEDGER_CHROMIUM")
-    if given:
-        return given
-    return next((path for path in map(shutil.which, BROWSERS) if path), None)
-
-
-BROWSER = _browser()
-pytestmark = pytest.mark.skipif(
-    BROWSER is None, reason="no headless Chromium found (looked for " + ", ".join(BROWSERS)
-    + "; or set LEDGER_CHROMIUM): install it with `bash .ci/install-chromium.sh`")
+pytestmark = needs_browser
 
 
 @pytest.fixture(scope="module")
 def artifacts(tmp_path_factory) -> Path:
-    folder = os.environ.get("LEDGER_TEST_ARTIFACTS")
-    path = Path(folder) if folder else tmp_path_factory.mktemp("browser-artifacts")
-    path.mkdir(parents=True, exist_ok=True)
-    print(f"\nbrowser test artifacts (pages, DOMs, screenshots): {path}")
-    return path
+    return artifacts_folder(tmp_path_factory, "browser-artifacts", "browser test artifacts (pages, DOMs, screenshots)")
 
 
 @pytest.fixture(scope="module")

@@ -14,9 +14,7 @@ $LEDGER_TEST_ARTIFACTS when set, else in pytest's temporary folder (`pytest -s` 
 from __future__ import annotations
 
 import html
-import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -27,6 +25,7 @@ from analytics.game_page import page_game, render_game_page
 from analytics.load import load_tables
 from engine.core.ruleset import get_ruleset
 from ledger.store import open_store
+from tests.browser_support import BROWSER, FLAGS, artifacts_folder, needs_browser
 from replay.judge import Judgement, judge
 from replay.logfile import read_log
 
@@ -35,34 +34,16 @@ SAMPLES = ROOT / "sample_logs"
 GAMES = {"game42": SAMPLES / "game42.jsonl", "legacy-01": SAMPLES / "legacy" / "game-01.jsonl"}
 STORED = [SAMPLES / "game42.jsonl", SAMPLES / "sim-0001.jsonl", SAMPLES / "sim-0002.jsonl",
           *sorted((SAMPLES / "legacy").glob("game-0*.jsonl"))]
-BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
-FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--no-first-run",
-         "--disable-dev-shm-usage", "--hide-scrollbars", "--virtual-time-budget=10000")
 WINDOW = "--window-size=1400,2400"
 TIMEOUT = 120
 
 
-def _browser() -> str | None:
-    given = os.environ.get("LEDGER_CHROMIUM")
-    if given:
-        return given
-    return next((path for path in map(shutil.which, BROWSERS) if path), None)
-
-
-BROWSER = _browser()
-pytestmark = pytest.mark.skipif(
-    BROWSER is None, reason="no headless Chromium found (looked for " + ", ".join(BROWSERS)
-    + "; or set LEDGER_CHROMIUM): install it with `bash .ci/install-chromium.sh`")
+pytestmark = needs_browser
 
 
 @pytest.fixture(scope="module")
 def artifacts(tmp_path_factory) -> Path:
-    folder = os.environ.get("LEDGER_TEST_ARTIFACTS")
-    path = Path(folder) if folder else tmp_path_factory.mktemp("pages-in-browser")
-    path.mkdir(parents=True, exist_ok=True)
-    print(f"\npages, DOMs and screenshots of the browser test: {path}")
-    return path
+    return artifacts_folder(tmp_path_factory, "pages-in-browser", "pages, DOMs and screenshots of the browser test")
 
 
 @pytest.fixture(scope="module")
