@@ -87,6 +87,16 @@ def _categories(spec: ChartSpec) -> list[str] | None:
     return list(values)
 
 
+def _whole_ticks(spec: ChartSpec) -> dict:
+    """Ticks on whole numbers only, when every x is a whole number (rounds, dice faces): a
+    chart of three rounds is not marked at round 0.5. At most about a dozen ticks."""
+    xs = [x for t in spec.traces for x in t.x if x is not None]
+    if not xs or not all(isinstance(x, int) and not isinstance(x, bool) for x in xs):
+        return {}
+    step = max(1, -(-(max(xs) - min(xs)) // 12))
+    return {"tickmode": "linear", "tick0": min(xs), "dtick": step}
+
+
 def _legend_items(spec: ChartSpec) -> list[str]:
     names = [t.name for t in spec.traces if t.name]
     if spec.threshold is not None:
@@ -143,6 +153,8 @@ def chart_layout(spec: ChartSpec, width: int = CHART_WIDTH) -> dict:
         xaxis.update(tickmode="array", tickvals=categories, ticktext=ticks["text"],
                      tickangle=ticks["angle"], tickfont={"size": ticks["size"]})
         labels_height = ticks["height"]
+    else:
+        xaxis.update(_whole_ticks(spec))
     items = _legend_items(spec)
     legend_rows = _legend_rows(items, width - 20) if len(items) > 1 else 0
     legend_height = legend_rows * (FONT_SIZE * LINE + 6)

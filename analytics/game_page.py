@@ -34,7 +34,7 @@ from analytics.page import (
     WIDE_CHART_WIDTH, Chart, chart_html, geo_assets_script, html_page, write_page,
 )
 from engine.core.page import BoardMap, Frame, MapArea, Mark, PageGame, PageSpec, PageStep
-from engine.core.ruleset import Ruleset, get_ruleset, ruleset_names
+from engine.core.ruleset import GameResult, Ruleset, get_ruleset, ruleset_names
 from replay.judge import Judgement
 
 APPLIED = frozenset({"ok", "claim", "illegal-applied"})   # the judge's statuses of a carried-out event
@@ -259,11 +259,13 @@ def _map_layers(board: BoardMap, worn: set[str]) -> tuple[list[go.Scattergeo],
     return below, legend
 
 
-def map_figure(spec: PageSpec, players: list[str], colours: Mapping[str, str]) -> go.Figure:
+def map_figure(spec: PageSpec, players: list[str], colours: Mapping[str, str], *,
+               now: bool = False) -> go.Figure:
     """The boards of `spec` on its map, with a slider over the frames (the last one shown
     first); the marks of places the map says it cannot place (`BoardMap.unplaced`) are left
-    off. ValueError when a frame marks a place the map neither places nor names unplaced, or
-    gives a badge of a kind the map does not have."""
+    off. `now`: the last board alone, without the slider (the live page of `ledger serve`).
+    ValueError when a frame marks a place the map neither places nor names unplaced, or gives
+    a badge of a kind the map does not have."""
     board = spec.map
     assert board is not None
     unknown = sorted({m.place for f in spec.frames for m in f.marks}
@@ -285,21 +287,28 @@ def map_figure(spec: PageSpec, players: list[str], colours: Mapping[str, str]) -
         traces.append(go.Scattergeo(lat=[None], lon=[None], mode="markers", name=p,
                                     marker={"color": colours[p], "size": 10}))
     fig = go.Figure(traces)
-    fig.frames = [go.Frame(name=str(k), traces=list(range(first, first + len(drawn))),
-                           data=_marks_traces(f.marks, board, colours))
-                  for k, f in enumerate(frames)]
+    if not now:
+        fig.frames = [go.Frame(name=str(k), traces=list(range(first, first + len(drawn))),
+                               data=_marks_traces(f.marks, board, colours))
+                      for k, f in enumerate(frames)]
     steps = [{"method": "animate", "label": f.label,
               "args": [[str(k)], {"mode": "immediate", "frame": {"duration": 0, "redraw": True},
                                   "transition": {"duration": 0}}]}
              for k, f in enumerate(frames)]
+    sliders = [] if now else [
+        {"active": len(frames) - 1, "steps": steps, "pad": {"t": 10}, "x": 0.02, "len": 0.96,
+         "font": {"color": "rgba(0,0,0,0)", "size": 1},
+         "currentvalue": {"prefix": "", "visible": True, "xanchor": "left",
+                          "font": {"size": 14, "color": "#222"}}}]
+    title = ("The board now" if now else
+             f"The board after each turn ({len(frames)} boards; drag the slider)")
     area = board.area
     projection: dict[str, Any] = {"type": area.projection, "rotation": {"lon": area.centre_lon}}
     if area.parallels:
         projection["parallels"] = list(area.parallels)
     caption = f" — {board.caption}" if board.caption else ""
     fig.update_layout(
-        title={"text": f"The board after each turn ({len(frames)} boards; drag the slider)"
-                       f"{caption}", "x": 0.01, "font": {"size": 15}},
+        title={"text": f"{title}{caption}", "x": 0.01, "font": {"size": 15}},
         width=WIDE_CHART_WIDTH, height=MAP_HEIGHT, margin={"l": 10, "r": 10, "t": 50, "b": 10},
         legend={"orientation": "h", "y": 1.0, "yanchor": "bottom", "x": 0.0},
         geo={"scope": area.region, "resolution": 110, "projection": projection,
@@ -308,10 +317,7 @@ def map_figure(spec: PageSpec, players: list[str], colours: Mapping[str, str]) -
              "oceancolor": "#e3eef8", "showcountries": True, "countrycolor": "#d4d4d4",
              "showcoastlines": True, "coastlinecolor": "#9b9b9b", "showframe": False,
              "showlakes": False},
-        sliders=[{"active": len(frames) - 1, "steps": steps, "pad": {"t": 10},
-                  "x": 0.02, "len": 0.96, "font": {"color": "rgba(0,0,0,0)", "size": 1},
-                  "currentvalue": {"prefix": "", "visible": True, "xanchor": "left",
-                                   "font": {"size": 14, "color": "#222"}}}])
+        sliders=sliders)
     return fig
 
 
@@ -345,6 +351,34 @@ def default_page(rs: Ruleset) -> Callable[[PageGame, Any], PageSpec]:
 # --- the page -------------------------------------------------------------------------------------
 
 
+@dataclass
+class GameFigures:
+    """What a game's page draws: the ruleset's page (its spec), the players' colours, the board
+    on its map (None for a game without a map: its frames are text) and the charts by round."""
+
+    spec: PageSpec
+    colours: dict[str, str]
+    board: Chart | None
+    charts: list[Chart]
+
+
+def game_figures(rs: Ruleset, game: PageGame, data: Any = None, *,
+                 now: bool = False) -> GameFigures:
+    """The figures of one game's page, from the ruleset's `page` hook (or `default_page`) over
+    `game`; `data`: the data it was judged with (default: the ruleset's shipped data); `now`:
+    the board as it is now, without the slider over the turns (the live page). ValueError when
+    there is nothing to draw."""
+    spec = (rs.page or default_page(rs))(game, rs.default_data() if data is None else data)
+    if not spec.frames:
+        raise ValueError("the ruleset gives no board to draw")
+    players = list(game.players)
+    colours = player_colours(players)
+    charts = [chart(c, BY_ROUND, colours, layout="page") for c in spec.charts]
+    board = (Chart("board-map", "The board", map_figure(spec, players, colours, now=now))
+             if spec.map is not None else None)
+    return GameFigures(spec, colours, board, charts)
+
+
 def render_game_page(j: Judgement, out_path: str | Path, *, data: Any = None) -> GamePageReport:
     """Write the page of one judged game to `out_path`. The judgement must keep the board after
     each event (`judge(read, views=True)`); `data` is the data it was judged with (default: the
@@ -357,14 +391,8 @@ def render_game_page(j: Judgement, out_path: str | Path, *, data: Any = None) ->
         raise ValueError(f"{j.file}: no ruleset {j.ruleset!r} is registered to draw it")
     rs = get_ruleset(j.ruleset)
     try:
-        spec = (rs.page or default_page(rs))(page_game(j), rs.default_data() if data is None
-                                             else data)
-        if not spec.frames:
-            raise ValueError("the ruleset gives no board to draw")
-        colours = player_colours(j.players)
-        charts = [chart(c, BY_ROUND, colours, layout="page") for c in spec.charts]
-        board = Chart("board-map", "The board", map_figure(spec, j.players, colours)) \
-            if spec.map is not None else None
+        figures = game_figures(rs, page_game(j), data)
+        spec, charts, board = figures.spec, figures.charts, figures.board
         head = PAGE_STYLE + (geo_assets_script(spec.map.area.region) if spec.map is not None
                              else "")
         if board is not None:
@@ -378,7 +406,7 @@ def render_game_page(j: Judgement, out_path: str | Path, *, data: Any = None) ->
         raise ValueError(f"{j.file}: {exc}") from None
     fragments = chart_html(([board] if board else []) + charts)
     findings = len(j.findings)
-    title = f"Game {j.game_id}: {_outcome(j)}"
+    title = f"Game {j.game_id}: {outcome_text(j.result)}"
     note = ((f"{html.escape(spec.lead)}; " if spec.lead else "")
             + f"{html.escape(', '.join(j.players))}; {j.events} events, {findings} "
               f"finding{'s' if findings != 1 else ''} (<code>ledger audit</code>).")
@@ -420,11 +448,12 @@ def _text_boards(spec: PageSpec) -> str:
     return "".join(boards)
 
 
-def _outcome(j: Judgement) -> str:
-    if j.result is None:
+def outcome_text(result: GameResult | None) -> str:
+    """A game's result in words: "blue wins (7 crowns) in round 7", "not over"."""
+    if result is None:
         return "not over"
-    if j.result.winners:
-        verb = "wins" if len(j.result.winners) == 1 else "win"
-        return (f"{' and '.join(j.result.winners)} {verb} ({j.result.reason}) "
-                f"in round {j.result.round}")
-    return f"no winner ({j.result.reason})"
+    if result.winners:
+        verb = "wins" if len(result.winners) == 1 else "win"
+        return (f"{' and '.join(result.winners)} {verb} ({result.reason}) "
+                f"in round {result.round}")
+    return f"no winner ({result.reason})"

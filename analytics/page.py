@@ -108,14 +108,20 @@ def _narrow_script(narrow: dict | None) -> str | None:
 def geo_assets_script(region: str = "world") -> str:
     """A <script> that gives plotly.js the base map of `region`, so geo charts need no network.
     ValueError for a region there is no base map of here."""
+    return f"<script>{geo_assets_js(region)}</script>"
+
+
+def geo_assets_js(region: str = "world") -> str:
+    """The JavaScript of `geo_assets_script` (a page that loads it as a file: the live page of
+    `ledger serve`). ValueError for a region there is no base map of here."""
     if region not in BASE_MAPS:
         raise ValueError(f"no base map of the region {region!r} here (analytics/data has "
                          f"{', '.join(sorted(BASE_MAPS))})")
     name = BASE_MAPS[region]
     topojson = resources.files("analytics").joinpath("data", f"{name}.json").read_text("utf-8")
     json.loads(topojson)  # a damaged file fails here, not silently in the browser
-    return ("<script>window.PlotlyGeoAssets = window.PlotlyGeoAssets || {topojson: {}};"
-            f"window.PlotlyGeoAssets.topojson[{json.dumps(name)}] = {topojson};</script>")
+    return ("window.PlotlyGeoAssets = window.PlotlyGeoAssets || {topojson: {}};"
+            f"window.PlotlyGeoAssets.topojson[{json.dumps(name)}] = {topojson};")
 
 
 def html_page(title: str, body: str, head: str = "") -> str:

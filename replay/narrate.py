@@ -55,6 +55,19 @@ class _Voice:
         self.start_lines: Callable[[dict], list[str]] = hook("start_lines", lambda view: [])
 
 
+def event_line(rs: Ruleset | None, type_: str, actor: str | None, payload: Any,
+               view: dict | None = None) -> str:
+    """One event in words, as `ledger replay` prints it ("blue reveals expand-tax-1"): the
+    ruleset's `describe`, else the event as logged; `view`: the board after it, if known."""
+    return _Voice(rs).describe(type_, actor, payload, view)
+
+
+def position_heading(rs: Ruleset | None, position: tuple[str, int, int]) -> str:
+    """The part of the game a (phase, round, turn) position is in, as the replay's heading says
+    it without its rules: "Round 6: battles"."""
+    return _Voice(rs).heading(*position).strip("= ")
+
+
 def _ruleset_of(j: Judgement) -> Ruleset | None:
     return get_ruleset(j.ruleset) if j.ruleset in ruleset_names() else None
 

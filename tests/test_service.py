@@ -288,7 +288,7 @@ def test_errors_are_json_with_stable_codes(tmp_path, sim_log):
         (client.post("/games", json={"ruleset": "risk-europe"}), 422, "bad-request"),
         (client.post("/games", content=b"{not json", headers={"content-type": "application/json"}), 422, "bad-request"),
         (client.post("/games", content=b"x" * 300_000, headers={"content-type": "application/json"}), 413, "body-too-large"),
-        (client.post(f"/games/{SIM_GAME}", json={}), 404, "not-found"),
+        (client.post(f"/games/{SIM_GAME}/nope", json={}), 404, "not-found"),
         (client.delete("/games"), 405, "method-not-allowed"),
         (client.post(f"/games/{SIM_GAME}/events", json={"expected_seq": 1, **_ev(first)}), 401, "unauthorized"),
         (client.get(f"/games/{SIM_GAME}/state", headers=auth("forged")), 401, "unauthorized"),

@@ -11,6 +11,7 @@ from typing import Any, Hashable
 
 from engine.core.narration import lines_per_player, log_format_line
 from engine.core.text import plural
+from engine.core.views import HIDDEN
 
 _SHORT = {"footman": "F", "archer": "A", "cavalry": "C", "siege": "S"}
 
@@ -51,7 +52,8 @@ def describe_event(type_: str, actor: str | None, payload: Any, view: dict | Non
 
     army = f" for control of Mercenary Army {p['army']}" if p.get("army") else ""
     if t == "BidPlaced":
-        return f"{who} bids " + (str(p.get("amount")) if p.get("amount") is not None else "(hidden)") + army
+        amount = p.get("amount")
+        return f"{who} bids " + ("(hidden)" if amount in (None, HIDDEN) else str(amount)) + army
     if t == "BidRevealed":
         return f"{who} reveals a bid of {p.get('amount')}{army}"
     if t == "TilesDrawn":

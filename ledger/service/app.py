@@ -7,6 +7,8 @@
     GET  /games/{id}/state           the caller's view of the game
     GET  /games/{id}/legal           the caller's own legal moves
     GET  /games/{id}/stream          server-sent events, resumed with Last-Event-ID
+    GET  /games/{id}                 the live page (HTML; a seat's token after #token=)
+    GET  /games/{id}/page            what the live page draws, as the caller may see it
 
 docs/service.md describes tokens, modes, dice and the error codes.
 """
@@ -23,11 +25,12 @@ from typing import Any, Callable, Literal
 
 from fastapi import FastAPI, Header, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from engine.core.canonical import sha256_hex
+from ledger.service import page as live_page
 from ledger.service.errors import ServiceError
 from ledger.service.live import SERVER, LiveTable, ruleset_of
 from ledger.service.tables import (
@@ -286,7 +289,44 @@ def create_app(store: str | Path | EventStore | None = None, *,
         return StreamingResponse(feed(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store"})
 
+    pictures = live_page.Pictures()
+
+    @app.get("/games/{game_id}", response_class=HTMLResponse,
+             summary="The live page: the board and the races, updating as events arrive")
+    def game_page(game_id: str) -> HTMLResponse:
+        with lock:
+            table(game_id)
+        return HTMLResponse(live_page.live_html(game_id, live_page.plotly_asset()[0]),
+                            headers=PAGE_HEADERS)
+
+    @app.get("/games/{game_id}/page", summary="What the live page draws, as the caller may see it")
+    def page_picture(game_id: str, authorization: str | None = Header(None)) -> dict:
+        with lock:
+            t = table(game_id)
+            moment = live_page.seen_now(t, role(t, authorization))
+        return pictures.get(moment)
+
+    @app.get("/assets/{name}", include_in_schema=False)
+    def asset(name: str, request: Request) -> Response:
+        plotly_name, plain, packed = live_page.plotly_asset()
+        if name.startswith("geo-") and name.endswith(".js"):
+            try:
+                plain, packed = live_page.geo_asset(name[4:-3])
+            except ValueError:
+                raise ServiceError(404, "not-found", f"no asset {name!r}") from None
+        elif name != plotly_name:
+            raise ServiceError(404, "not-found", f"no asset {name!r}")
+        headers = {"Cache-Control": "public, max-age=86400", "Vary": "Accept-Encoding"}
+        if "gzip" in request.headers.get("accept-encoding", ""):
+            return Response(packed, media_type="text/javascript",
+                            headers={**headers, "Content-Encoding": "gzip"})
+        return Response(plain, media_type="text/javascript", headers=headers)
+
     return app
+
+
+PAGE_HEADERS = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer",
+                "X-Content-Type-Options": "nosniff"}
 
 
 def _bearer(authorization: str | None) -> str | None:

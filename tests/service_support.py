@@ -1,0 +1,121 @@
+"""What the tests of `ledger serve` against a real server share: the server in a thread (uvicorn
+on 127.0.0.1, a free port), clients that post a bot game's events with the right tokens, and a
+reader of the stream that stops where it is told.
+
+    with served(app) as base:                       # "http://127.0.0.1:PORT"
+        client = HttpClient(base)
+        post_log(client, created, log, upto=40)     # the log's events before seq 40
+        events = read_stream(base, game_id, until=39, token=...)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import socket
+import threading
+import time
+from typing import Any, Iterator
+
+import httpx
+
+CHANCE = ("DiceRolled", "TilesDrawn")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def served(app: Any) -> Iterator[str]:
+    """`app` served by uvicorn in a thread on 127.0.0.1 (a free port) until the block ends."""
+    import uvicorn
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=free_port(),
+                                           log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        if time.monotonic() > deadline or not thread.is_alive():
+            raise RuntimeError("the server did not start")
+        time.sleep(0.02)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(10)
+
+
+class HttpClient:
+    """httpx against a real server, called like starlette's TestClient."""
+
+    def __init__(self, base: str):
+        self.c = httpx.Client(base_url=base, timeout=30)
+
+    def get(self, url: str, **kw: Any) -> httpx.Response:
+        return self.c.get(url, **kw)
+
+    def post(self, url: str, **kw: Any) -> httpx.Response:
+        return self.c.post(url, **kw)
+
+
+def auth(token: str | None) -> dict:
+    return {} if token is None else {"Authorization": f"Bearer {token}"}
+
+
+def is_chance(e: dict) -> bool:
+    """Is the logged event one the server makes with seeded dice (asked for with an empty
+    payload)?"""
+    return e["type"] in CHANCE or (e["type"] == "CardRevealed" and "dice" in e["payload"])
+
+
+def post_event(client: Any, game: str, created: dict, e: dict) -> httpx.Response | None:
+    """Post the logged event `e` at its seq with its seat's token (the organizer's for chance
+    and claims; dice asked for with an empty payload, rerolls without their rolls). None when
+    the server has stored that seq already (dice no one decides, the seed's reveal)."""
+    seats, org = created["seats"], created["organizer"]
+    if client.get(f"/games/{game}/state").json()["next_seq"] > e["seq"] or e["type"] == "SeedRevealed":
+        return None
+    chance = is_chance(e)
+    payload = {} if chance else {k: v for k, v in e["payload"].items()
+                                 if not (e["type"] == "DiceRerolled" and k == "rolls")}
+    who = seats[e["actor"]] if e["actor"] in seats and not chance else org
+    return client.post(f"/games/{game}/events", headers=auth(who),
+                       json={"expected_seq": e["seq"], "type": e["type"], "actor": e["actor"],
+                             "payload": payload})
+
+
+def post_log(client: Any, game: str, created: dict, log: list[dict], upto: int) -> None:
+    """Post the log's events from the server's next seq up to seq `upto` (exclusive)."""
+    for e in log[1:upto]:
+        r = post_event(client, game, created, e)
+        assert r is None or r.status_code == 200, (e, r.text)
+
+
+def read_stream(base: str, game: str, *, until: int, token: str | None = None,
+                since: int = 0, timeout: float = 30) -> list[dict]:
+    """The stream's events from `since` until the one at seq `until` (then the connection is
+    dropped), or until `event: end`; the raw `data:` of each as parsed JSON, with the `id:` line
+    checked against its seq."""
+    out: list[dict] = []
+    with httpx.stream("GET", f"{base}/games/{game}/stream", params={"since": since},
+                      headers=auth(token), timeout=timeout) as r:
+        assert r.status_code == 200, r.read()
+        kind, ident = None, None
+        for line in r.iter_lines():
+            if line.startswith("id: "):
+                ident = int(line[4:])
+            elif line.startswith("event: "):
+                kind = line[7:]
+            elif line.startswith("data: "):
+                if kind == "end":
+                    return out
+                event = json.loads(line[6:])
+                assert event["seq"] == ident
+                out.append(event)
+                if event["seq"] >= until:
+                    return out
+    return out
