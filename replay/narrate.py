@@ -40,6 +40,20 @@ def _plain_heading(phase: str, round_: int, turn: int) -> str:
     return f"== Round {round_}: {phase} =="
 
 
+def _sturdy(describe: Callable[..., str]) -> Callable[..., str]:
+    """A ruleset's `describe` that never fails on a payload of the wrong shape (an unreadable
+    event of a log, one a table recorded): such an event is shown as logged."""
+    if describe is _plain_describe:
+        return describe
+
+    def sturdy(type_: str, actor: str | None, payload: Any, view: dict | None = None) -> str:
+        try:
+            return describe(type_, actor, payload, view)
+        except (TypeError, AttributeError, KeyError, ValueError, IndexError):
+            return _plain_describe(type_, actor, payload, view)
+    return sturdy
+
+
 class _Voice:
     """How a replay speaks of one game: the ruleset's narration hooks, or the plain ones."""
 
@@ -47,7 +61,7 @@ class _Voice:
         def hook(name: str, plain: Any) -> Any:
             found = getattr(rs, name, None) if rs is not None else None
             return found if found is not None else plain
-        self.describe: Callable[..., str] = hook("describe", _plain_describe)
+        self.describe: Callable[..., str] = _sturdy(hook("describe", _plain_describe))
         self.board_lines: Callable[..., list[str]] = hook("board_lines", _plain_board_lines)
         self.section: Callable[[str, int, int], Hashable] = hook("section", _plain_section)
         self.heading: Callable[[str, int, int], str] = hook("phase_heading", _plain_heading)

@@ -67,7 +67,10 @@ def describe_event(type_: str, actor: str | None, payload: Any, view: dict | Non
     if t == "KingdomPlaced":
         return f"{who} places a kingdom at {p.get('city')}: " + ", ".join(f"{k} {v}F" for k, v in (p.get('footmen') or {}).items())
     if t == "CardsCommitted":
-        return f"{who} commits two cards face down" + (f" ({', '.join(p['cards'])})" if p.get("cards") else "")
+        cards = p.get("cards")
+        if isinstance(cards, str):          # the whole list withheld from a seat, as one word
+            cards = [cards]
+        return f"{who} commits two cards face down" + (f" ({', '.join(map(str, cards))})" if cards else "")
     if t == "CardRevealed":
         if actor in mercenaries_in(view) or p.get("dice"):
             return f"{who} flips {p.get('card')} from the Mercenary deck" + (f" (dice {p['dice']})" if p.get("dice") else "")

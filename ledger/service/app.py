@@ -32,6 +32,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from engine.core.canonical import sha256_hex
 from ledger.service import page as live_page
 from ledger.service.errors import ServiceError
+from ledger.service.guards import StrictJsonRoute, start_problem
 from ledger.service.live import SERVER, LiveTable, ruleset_of
 from ledger.service.tables import (
     ORGANIZER, ServiceGame, ServiceTables, new_token, now_text, token_hash,
@@ -126,6 +127,7 @@ def create_app(store: str | Path | EventStore | None = None, *,
     app = FastAPI(title="ledger serve", version="1",
                   description="Live game logs: seats, hidden information, spectators (docs/service.md).")
     app.state.store, app.state.tables = store, tables
+    app.router.route_class = StrictJsonRoute      # NaN, Infinity, lone surrogates: not JSON
     app.add_middleware(_BodyLimit, limit=MAX_BODY)
 
     @app.exception_handler(ServiceError)
@@ -135,12 +137,15 @@ def create_app(store: str | Path | EventStore | None = None, *,
     @app.exception_handler(RequestValidationError)
     async def _bad_request(_req: Request, exc: RequestValidationError) -> JSONResponse:
         problems = "; ".join(f"{'.'.join(str(x) for x in e.get('loc', ()))}: {e.get('msg')}"
+                             + (f" ({e['ctx']['error']})" if (e.get("ctx") or {}).get("error")
+                                else "")
                              for e in exc.errors()[:5])
         return _error(ServiceError(422, "bad-request", f"the request is not valid: {problems}"))
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(_req: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = {404: "not-found", 405: "method-not-allowed"}.get(exc.status_code, "http-error")
+        code = {400: "bad-request", 404: "not-found",
+                405: "method-not-allowed"}.get(exc.status_code, "http-error")
         return _error(ServiceError(exc.status_code, code, str(exc.detail)))
 
     def table(game_id: str) -> LiveTable:
@@ -184,6 +189,9 @@ def create_app(store: str | Path | EventStore | None = None, *,
             start = rs.new_game(tuple(body.players), options, dice)
         except ValueError as exc:
             raise ServiceError(422, "bad-game", str(exc)) from None
+        problem = start_problem(rs, start, body.players, (ORGANIZER, SERVER))
+        if problem is not None:
+            raise ServiceError(422, "bad-game", problem)
         organizer = _bearer(authorization)
         with lock:
             if organizer is not None and not tables.is_organizer_token(organizer):
