@@ -20,6 +20,7 @@ import json
 import re
 import secrets
 import threading
+import time
 from pathlib import Path
 from typing import Any, Callable, Literal
 
@@ -32,7 +33,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from engine.core.canonical import sha256_hex
 from ledger.service import page as live_page
 from ledger.service.errors import ServiceError
-from ledger.service.guards import StrictJsonRoute, start_problem
+from ledger.service.guards import AppendRate, BodyLimit, Rate, StrictJsonRoute, start_problem
 from ledger.service.live import SERVER, LiveTable, ruleset_of
 from ledger.service.tables import (
     ORGANIZER, ServiceGame, ServiceTables, new_token, now_text, token_hash,
@@ -78,45 +79,18 @@ class AppendIn(BaseModel):
 
 
 def _error(exc: ServiceError) -> JSONResponse:
-    return JSONResponse(exc.body(), status_code=exc.status)
-
-
-class _BodyLimit:
-    """ASGI middleware: a request body over `limit` bytes is answered 413 body-too-large."""
-
-    def __init__(self, app: Any, limit: int):
-        self.app, self.limit = app, limit
-
-    async def __call__(self, scope: dict, receive: Callable, send: Callable) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        headers = dict(scope.get("headers") or ())
-        length = headers.get(b"content-length")
-        too_big = ServiceError(413, "body-too-large", f"the request body is over {self.limit} bytes")
-        if length is not None and (not length.isdigit() or int(length) > self.limit):
-            await _error(too_big)(scope, receive, send)
-            return
-        seen = 0
-
-        async def limited() -> dict:
-            nonlocal seen
-            message = await receive()
-            seen += len(message.get("body", b""))
-            if seen > self.limit:
-                raise ServiceError(413, "body-too-large", too_big.message)
-            return message
-
-        await self.app(scope, limited, send)
+    return JSONResponse(exc.body(), status_code=exc.status, headers=exc.headers or None)
 
 
 def create_app(store: str | Path | EventStore | None = None, *,
                seed_for: Callable[[str], str] | None = None,
-               poll_seconds: float = 0.05) -> FastAPI:
+               poll_seconds: float = 0.05, rate: Rate | None = None,
+               clock: Callable[[], float] = time.monotonic) -> FastAPI:
     """The service over `store` (an open EventStore, or a DuckDB path; None: $LEDGER_DB or the
     default file). `seed_for(game_id)`: the secret seed of a new seeded game (default 16 random
     bytes; tests pass one to replay a known game). `poll_seconds`: how often a stream looks for
-    new events."""
+    new events. `rate`: the appends one token may make (None: no limit); `clock` the seconds
+    it is measured by (tests pass their own)."""
     if not isinstance(store, EventStore):
         store = open_store(store)
     lock = threading.RLock()
@@ -128,7 +102,8 @@ def create_app(store: str | Path | EventStore | None = None, *,
                   description="Live game logs: seats, hidden information, spectators (docs/service.md).")
     app.state.store, app.state.tables = store, tables
     app.router.route_class = StrictJsonRoute      # NaN, Infinity, lone surrogates: not JSON
-    app.add_middleware(_BodyLimit, limit=MAX_BODY)
+    app.add_middleware(BodyLimit, limit=MAX_BODY)
+    appends = AppendRate(rate, clock) if rate is not None else None
 
     @app.exception_handler(ServiceError)
     async def _service_error(_req: Request, exc: ServiceError) -> JSONResponse:
@@ -239,6 +214,9 @@ def create_app(store: str | Path | EventStore | None = None, *,
             raise ServiceError(422, "bad-request", "give an event (type, actor, payload) or events")
         if not items:
             raise ServiceError(422, "bad-request", "no events to append")
+        token = _bearer(authorization)
+        if appends is not None and token is not None:
+            appends.check(token)                   # 429 when the token is over its rate
         with lock:
             t = table(game_id)
             return t.append(store, role(t, authorization), body.expected_seq, items)
