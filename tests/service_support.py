@@ -1,6 +1,7 @@
 """What the tests of `ledger serve` against a real server share: the server in a thread (uvicorn
 on 127.0.0.1, a free port), clients that post a bot game's events with the right tokens, and a
-reader of the stream that stops where it is told.
+reader of the stream that stops where it is told, and the racing client of the race test (a
+spawned process imports this module only).
 
     with served(app) as base:                       # "http://127.0.0.1:PORT"
         client = HttpClient(base)
@@ -119,3 +120,34 @@ def read_stream(base: str, game: str, *, until: int, token: str | None = None,
                 if event["seq"] >= until:
                     return out
     return out
+
+
+def racer(base: str, game: str, token: str, index: int, count: int, start, results) -> None:
+    """One client process of tests/test_service_race.py (here, so that a spawned process
+    imports little): `count` events of `game` marked (index, k), each appended at the seq it
+    expects, retried at the head a 409 gives. Puts {"won": [[seq, mark]], "lost": [[expected,
+    code, head]], "other": [...]} on `results`."""
+    won, lost, other = [], [], []
+    with httpx.Client(base_url=base, timeout=60) as client:
+        expected = client.get(f"/games/{game}/state").json()["next_seq"]
+        start.wait()
+        for k in range(count):
+            mark = f"client-{index}-event-{k}"
+            while True:
+                r = client.post(f"/games/{game}/events", headers={"Authorization": f"Bearer {token}"},
+                                json={"expected_seq": expected, "type": "BidPlaced",
+                                      "actor": ("blue", "orange", "red", "green")[index % 4],
+                                      "payload": {"commitment": mark}})
+                if r.status_code == 200:
+                    head = r.json()["head"]
+                    won.append([head["seq"], mark])
+                    expected = head["next_seq"]
+                    break
+                body = r.json()
+                if r.status_code == 409:
+                    lost.append([expected, body.get("code"), body.get("head")])
+                    expected = body["head"]["next_seq"]
+                    continue
+                other.append([r.status_code, body])
+                break
+    results.put({"index": index, "won": won, "lost": lost, "other": other})
