@@ -1,0 +1,224 @@
+"""Load on `ledger serve` over loopback: N games played at once through HTTP, a spectator on
+each game's stream; appends per second, and the p50/p99 latency of an append and of its
+delivery on the stream.
+
+    python bench/run.py serve          (or: python -m bench.bench_serve --games 8 --events 300)
+
+The server is the service `ledger serve` runs (ledger.service.create_app under uvicorn, one
+process of its own, a fresh DuckDB store, no rate limit, the stream polling every 50 ms as
+`ledger serve` does), given the seeds of N bot games so that its dice are theirs. This process
+plays the games' seats, asynchronously: per game, one client posts each decision of the bot's
+log with its seat's token and asks for the dice with an empty payload (the organizer's token),
+at the seq it expects; the server rolls, judges, stores and appends the dice no one decides.
+One spectator per game follows its stream.
+
+Figures:
+- appends/s: appends answered 200 over the wall time of the run (and the events stored, the
+  server's own dice included);
+- append latency: from sending the POST to its answer, over every append;
+- stream delivery: from sending the append to the spectator reading the event, over every
+  event a client appended; and the lag after the append's answer (negative: the spectator had
+  it first).
+
+Loopback, one machine: the clients share the CPU with the server. Compare runs on the same
+machine, not seconds. Not part of the tests.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import multiprocessing
+import socket
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+clock = time.perf_counter
+PLAYERS = ("blue", "orange", "red", "green")
+CHANCE = ("DiceRolled", "TilesDrawn")
+POLL = 0.05        # the stream's poll, as `ledger serve` has it
+
+
+def _serve(db: str, port: int, seeds: dict[str, str]) -> None:
+    """The server process: the service over `db` on 127.0.0.1:`port`, its seeds given."""
+    import uvicorn
+
+    from ledger.service import create_app
+    app = create_app(db, seed_for=seeds.__getitem__, poll_seconds=POLL)
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def bot_games(n: int, first_seed: int = 101) -> dict[str, list[dict]]:
+    """N Risk Europe games the bots play, by id, with their secrets in clear (bids as amounts,
+    cards as ids: what seat clients that trust the server with their secrets send; the tests'
+    opener, tests/test_views.py). The bots' own logs commit bids as hashes, and the service
+    cannot yet take their reveals (no seat may act while the bids wait for them)."""
+    from engine.core.ruleset import get_ruleset
+    from tests.test_views import open_europe
+    rs = get_ruleset("risk-europe")
+    out = {}
+    for k in range(n):
+        gid = f"load-{k:02d}"
+        out[gid] = open_europe(list(rs.simulate(first_seed + k, gid, {}).envelopes))
+    return out
+
+
+def _request(e: dict, seats: dict[str, str], organizer: str) -> tuple[str, dict]:
+    """The token and body of posting a logged event: dice asked for with an empty payload."""
+    chance = e["type"] in CHANCE or (e["type"] == "CardRevealed" and "dice" in e["payload"])
+    payload = {} if chance else {k: v for k, v in e["payload"].items()
+                                 if not (e["type"] == "DiceRerolled" and k == "rolls")}
+    token = seats[e["actor"]] if e["actor"] in seats and not chance else organizer
+    return token, {"expected_seq": e["seq"], "type": e["type"], "actor": e["actor"],
+                   "payload": payload}
+
+
+class Run:
+    """What the clients saw: per (game, seq) when its append was sent and answered, and when
+    the spectator read it; every append's latency."""
+
+    def __init__(self) -> None:
+        self.sent: dict[tuple[str, int], float] = {}
+        self.answered: dict[tuple[str, int], float] = {}
+        self.streamed: dict[tuple[str, int], float] = {}
+        self.latency: list[float] = []
+        self.stored: dict[str, int] = {}
+
+
+async def play(client, gid: str, log: list[dict], limit: int, created: dict, run: Run) -> None:
+    """Post the game's events, at the seq the server expects next, until `limit` are stored."""
+    seats, organizer = created["seats"], created["organizer"]
+    nxt = created["next_seq"]
+    for e in log[1:]:
+        if nxt >= limit:
+            break
+        if e["seq"] < nxt or e["type"] == "SeedRevealed":
+            continue                    # the server made it
+        assert e["seq"] == nxt, (gid, e["seq"], nxt)
+        token, body = _request(e, seats, organizer)
+        t0 = clock()
+        r = await client.post(f"/games/{gid}/events", json=body,
+                              headers={"Authorization": f"Bearer {token}"})
+        t1 = clock()
+        if r.status_code != 200:
+            raise RuntimeError(f"{gid} seq {e['seq']}: {r.status_code} {r.text[:300]}")
+        run.latency.append(t1 - t0)
+        run.sent[gid, e["seq"]], run.answered[gid, e["seq"]] = t0, t1
+        nxt = r.json()["head"]["next_seq"]
+    run.stored[gid] = nxt
+
+
+async def follow(client, gid: str, run: Run) -> None:
+    """A spectator on the game's stream, noting when each event comes (until cancelled)."""
+    import httpx
+    try:
+        async with client.stream("GET", f"/games/{gid}/stream", timeout=None) as r:
+            async for line in r.aiter_lines():
+                if line.startswith("id: "):
+                    run.streamed[gid, int(line[4:])] = clock()
+    except httpx.HTTPError:
+        return              # the server went (the run is over)
+
+
+async def load(base: str, games: dict[str, list[dict]], limit: int) -> tuple[Run, float]:
+    import httpx
+    run = Run()
+    limits = httpx.Limits(max_connections=4 * len(games) + 8, max_keepalive_connections=None)
+    async with httpx.AsyncClient(base_url=base, timeout=120, limits=limits) as client:
+        created = {}
+        for gid in games:
+            r = await client.post("/games", json={"ruleset": "risk-europe", "players": list(PLAYERS),
+                                                  "game_id": gid})
+            r.raise_for_status()
+            created[gid] = r.json()
+        spectators = [asyncio.create_task(follow(client, gid, run)) for gid in games]
+        await asyncio.sleep(0.2)                 # the spectators are on
+        t0 = clock()
+        await asyncio.gather(*(play(client, gid, log, limit, created[gid], run)
+                               for gid, log in games.items()))
+        wall = clock() - t0
+        deadline = clock() + 10
+        while clock() < deadline and not all((gid, run.stored[gid] - 1) in run.streamed
+                                             for gid in games):
+            await asyncio.sleep(0.05)
+        for task in spectators:
+            task.cancel()
+        await asyncio.gather(*spectators, return_exceptions=True)
+    return run, wall
+
+
+def _pcts(values: list[float]) -> tuple[float, float, float]:
+    """p50, p99 and the largest, in ms."""
+    cuts = statistics.quantiles(values, n=100, method="inclusive")
+    return 1e3 * statistics.median(values), 1e3 * cuts[98], 1e3 * max(values)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=8, help="games played at once (8)")
+    parser.add_argument("--events", type=int, default=300,
+                        help="events per game, at most (300; 0: the whole game)")
+    args = parser.parse_args(argv if argv is not None else [])
+    games = bot_games(args.games)
+    limit = args.events or max(len(log) for log in games.values())
+    seeds = {gid: log[-1]["payload"]["seed"] for gid, log in games.items()}
+    port = _free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        spawn = multiprocessing.get_context("spawn")
+        server = spawn.Process(target=_serve, args=(str(Path(tmp) / "serve.duckdb"), port, seeds),
+                               daemon=True)
+        server.start()
+        try:
+            base = f"http://127.0.0.1:{port}"
+            _wait_for(base, server)
+            run, wall = asyncio.run(load(base, games, limit))
+        finally:
+            server.terminate()
+            server.join(10)
+    appends = len(run.latency)
+    stored = sum(run.stored.values()) - len(games)        # the start events are not appends
+    print(f"serve: {len(games)} game{'s' if len(games) != 1 else ''} at once over loopback, up to {limit} events each, "
+          f"a spectator on each stream (DuckDB store, no rate limit, stream poll {POLL * 1e3:.0f} ms)")
+    print(f"  appends: {appends} in {wall:.2f} s = {appends / wall:.0f}/s; events stored "
+          f"(the server's dice too): {stored} = {stored / wall:.0f}/s")
+    p50, p99, top = _pcts(run.latency)
+    print(f"  append latency: p50 {p50:.1f} ms, p99 {p99:.1f} ms, max {top:.1f} ms")
+    delivered = [k for k in run.sent if k in run.streamed]
+    if delivered:
+        p50, p99, top = _pcts([run.streamed[k] - run.sent[k] for k in delivered])
+        print(f"  stream delivery (append sent -> spectator has it): p50 {p50:.1f} ms, "
+              f"p99 {p99:.1f} ms, max {top:.1f} ms ({len(delivered)} of {len(run.sent)} events)")
+        p50, p99, _ = _pcts([run.streamed[k] - run.answered[k] for k in delivered])
+        print(f"  stream lag after the append's answer: p50 {p50:.1f} ms, p99 {p99:.1f} ms")
+    else:
+        print("  stream delivery: no event reached a spectator")
+
+
+def _wait_for(base: str, server) -> None:
+    import httpx
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        if not server.is_alive():
+            raise RuntimeError("the server process exited")
+        try:
+            if httpx.get(f"{base}/openapi.json", timeout=2).status_code == 200:
+                return
+        except httpx.TransportError:
+            time.sleep(0.1)
+    raise RuntimeError("the server did not answer")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
