@@ -253,28 +253,10 @@ class Judge:
                 state = seeded
         if self.views:
             j.start_view = rs.snapshot(state)
-        self._read_ahead(events)
+        self.voided, self.ahead = read_ahead(events)
         self.seqs.add(first.seq, first.type)
         self.rs, self.state, self.last_seq = rs, state, first.seq
         return j
-
-    def _read_ahead(self, events: list[RawEvent]) -> None:
-        """The events the log's rulings take out of the game (void, replay-from), known before
-        the first of them is judged."""
-        if not any(e.type == RULING_EVENT for e in events):
-            return
-        seqs, before = _Seqs(), []
-        for e in events:
-            if e.type == RULING_EVENT:
-                p = _ruling_payload(e.payload)
-                if p is not None and p.decision in TAKES_OUT and \
-                        ruling_problem(p, e.actor, e.seq, seqs.kind) is None:
-                    voids = voided_by(p, e.seq, before)
-                    self.ahead[e.seq] = voids
-                    for seq in voids:
-                        self.voided.setdefault(seq, e.seq)
-            seqs.add(e.seq, e.type)
-            before.append((e.seq, e.type))
 
     def feed(self, raw: RawEvent) -> list[Finding]:
         """Judge the next event against the state so far and fold it in; its findings."""
@@ -482,6 +464,29 @@ class _CarryUnpickler(pickle.Unpickler):
         if pid == _TABLES_ID and self.shared is not None:
             return self.shared
         raise pickle.UnpicklingError(f"unknown persistent id {pid!r}")
+
+
+def read_ahead(events: list[RawEvent]) -> tuple[dict[int, int], dict[int, tuple[int, ...]]]:
+    """The events a log's rulings take out of the game (void, replay-from), known before the
+    first of them is judged: (seq taken out -> the seq of the ruling that took it out, a
+    ruling's seq -> the events it takes out). Empty for a log without such rulings."""
+    voided: dict[int, int] = {}
+    ahead: dict[int, tuple[int, ...]] = {}
+    if not any(e.type == RULING_EVENT for e in events):
+        return voided, ahead
+    seqs, before = _Seqs(), []
+    for e in events:
+        if e.type == RULING_EVENT:
+            p = _ruling_payload(e.payload)
+            if p is not None and p.decision in TAKES_OUT and \
+                    ruling_problem(p, e.actor, e.seq, seqs.kind) is None:
+                voids = voided_by(p, e.seq, before)
+                ahead[e.seq] = voids
+                for seq in voids:
+                    voided.setdefault(seq, e.seq)
+        seqs.add(e.seq, e.type)
+        before.append((e.seq, e.type))
+    return voided, ahead
 
 
 class _Seqs:

@@ -463,3 +463,64 @@ def test_ann_sees_dan_s_scar_card_only_once_he_places_it():
     spectator = json.loads(run("replay", path, "--as", "spectator", "--json").output)["steps"]
     assert all(s["board"]["players"][p]["scar"] == HIDDEN for s in spectator if s["seq"] < 72
                for p in ("ann", "bob", "cat", "dan"))
+
+
+# --- the analytics fold and a carried judge ---------------------------------------------------
+
+
+def _voided_castle(tmp_path) -> Path:
+    log = copy(CASTLE, tmp_path)
+    assert run("rule", log, 148, "void", "-d", "void").exit_code == 0
+    assert run("rule", log, 153, "the battle too", "-d", "void", "--from", 151).exit_code == 0
+    return log
+
+
+def test_the_analytics_rows_leave_out_what_a_ruling_took_out(tmp_path):
+    from analytics.extract import extract_rows, judge_with_rows
+    from tests.test_judge_peek import as_counts
+    log = _voided_castle(tmp_path)
+    kept = [e for e in envelopes(CASTLE) if e["seq"] not in (148, 151, 152, 153)]
+    cut = read_log(write_sealed(tmp_path / "cut.jsonl", kept))
+    ruled = read_log(log)
+    _, folded = judge_with_rows(ruled)
+    assert as_counts(folded.tables) == as_counts(extract_rows(ruled).tables)
+    # the battle rows of the voided battle are gone, as if it had never been logged
+    battles = lambda tables: sorted(r for t, rows in tables.items() if "battle" in t for r in rows)  # noqa: E731
+    assert len(battles(folded.tables)) == len(battles(extract_rows(cut).tables)) \
+        == len(battles(extract_rows(read_log(CASTLE)).tables)) - 1
+
+
+def test_a_carried_judge_keeps_its_rulings(tmp_path):
+    from replay.judge import Judge
+    read = read_log(_voided_castle(tmp_path))
+    whole = judge(read, keep_steps=False)
+    judge_ = Judge(keep_steps=False)
+    judge_.start(read)
+    for i, raw in enumerate(read.events[1:], start=1):
+        judge_.feed(raw)
+        if i in (150, 199):                 # mid-void, and between the two rulings
+            judge_ = Judge.resume(judge_.carry())
+    judge_.conclude()
+    j = judge_.finish()
+    assert j.findings == whole.findings == [] and j.rulings == whole.rulings
+    assert j.result_dict() == whole.result_dict() and j.ruled
+
+
+def test_a_tournament_table_whose_finding_is_accepted_stands(tmp_path):
+    event = tmp_path / "event"
+    shutil.copytree(SAMPLES / "tournament", event)
+    sheet = event / "results-corrected.csv"
+    assert run("tournament", "check", sheet, event).exit_code == 0
+    log = event / "r1-t1.jsonl"
+    envs = envelopes(log)
+    late = {"v": 1, "game": envs[0]["game"], "seq": 0, "type": "Taxed", "actor": "blue",
+            "payload": {"city": "Berlin"}}
+    write_sealed(log, envs + [late])                      # blue taxes after the game's end
+    r = run("tournament", "check", sheet, event, "--json")
+    assert r.exit_code == 1
+    [problem] = [p for p in json.loads(r.stdout)["problems"] if p["check"] == "rules"]
+    assert (problem["round"], problem["table"]) == ("1", "1") and "RE-GAME-OVER" in problem["message"]
+    assert run("rule", log, 151, "a slip of the recorder's after the game; it changes nothing",
+               "-d", "accept", "--by", "TD").exit_code == 0
+    r = run("tournament", "check", sheet, event, "--json")
+    assert r.exit_code == 0, r.stdout
