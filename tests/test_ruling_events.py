@@ -524,3 +524,30 @@ def test_a_tournament_table_whose_finding_is_accepted_stands(tmp_path):
                "-d", "accept", "--by", "TD").exit_code == 0
     r = run("tournament", "check", sheet, event, "--json")
     assert r.exit_code == 0, r.stdout
+
+
+def test_a_ruling_after_a_served_game_ended(tmp_path):
+    """A seeded game played to its end through the service: the organizer rules on an event
+    after the seed's reveal; the stream still ends; nothing can be taken out any more (the
+    dice of a replay would be known)."""
+    from engine.risk_europe.sim import simulate_game
+    from tests.test_service import SIM_GAME, auth, make_client, new_game, play_log
+    from tests.test_views import open_europe
+    log = open_europe(simulate_game(3, SIM_GAME))
+    client = make_client(tmp_path, log)
+    created = new_game(client)
+    play_log(client, created, log)
+    org, url = created["organizer"], f"/games/{SIM_GAME}"
+    end = len(log)
+    r = client.post(f"{url}/rulings", headers=auth(org),
+                    json={"seq": 5, "decision": "note", "text": "checked after the game", "by": "TD"})
+    assert r.status_code == 201, r.text
+    assert r.json()["event"]["seq"] == end and r.json()["open_findings"] == 0
+    r = client.post(f"{url}/rulings", headers=auth(org), json={"seq": 5, "decision": "void", "text": "x"})
+    assert (r.status_code, r.json()["code"]) == (409, "seed-revealed")
+    with client.stream("GET", f"{url}/stream") as s:
+        body = "".join(s.iter_text())
+    assert body.rstrip().endswith("event: end\ndata: {}") and f"id: {end}\n" in body
+    lines = client.app.state.store.events(SIM_GAME)
+    j = judge(read_log_text("".join(line + "\n" for line in lines), SIM_GAME))
+    assert j.chain_ok and j.clean and [r.seq for r in j.rulings] == [end]

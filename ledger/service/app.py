@@ -281,8 +281,7 @@ def create_app(store: str | Path | EventStore | None = None, *,
             while True:
                 with lock:
                     new = t.events_for(seat, nxt) if t.next_seq > nxt else []
-                    over = t.finished and (t.game.seed is None
-                                           or t.steps[-1].raw.type == t.rs.seed_event)
+                    over = t.finished and t.seed_shown
                 for e in new:
                     yield f"id: {e['seq']}\nevent: event\ndata: {json.dumps(e, separators=(',', ':'))}\n\n"
                     nxt = e["seq"] + 1

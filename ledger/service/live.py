@@ -105,6 +105,12 @@ class LiveTable:
         event = self.rs.result_event
         return self.over and (event is None or any(s.raw.type == event for s in self.steps))
 
+    @property
+    def seed_shown(self) -> bool:
+        """The server's seed is revealed in the log (or the game has none): a stream may end
+        once the game is finished (a ruling may still follow the reveal)."""
+        return self.game.seed is None or any(s.raw.type == self.rs.seed_event for s in self.steps)
+
     def actors(self) -> tuple[str, ...]:
         return () if self.over else V.actors_now(self.rs, self.state)
 
