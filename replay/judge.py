@@ -27,8 +27,8 @@ from engine.core.dice import DiceTape
 from engine.core.events import Event
 from engine.core.rules import Finding  # noqa: F401  (re-exported: one problem in a log)
 from engine.core.rulings import (
-    ACCEPT, RULING_EVENT, RULING_RULE, TAKES_OUT, Ruling, RulingRecorded, ruling_notes, ruling_of,
-    ruling_problem, voided_by,
+    ACCEPT, REPLAY_FROM, RULING_EVENT, RULING_RULE, TAKES_OUT, Ruling, RulingRecorded, ruling_notes,
+    ruling_of, ruling_problem,
 )
 from engine.core.ruleset import GameResult, Ruleset, get_ruleset, ruleset_names
 from replay.logfile import LogRead, RawEvent
@@ -469,50 +469,73 @@ class _CarryUnpickler(pickle.Unpickler):
 def read_ahead(events: list[RawEvent]) -> tuple[dict[int, int], dict[int, tuple[int, ...]]]:
     """The events a log's rulings take out of the game (void, replay-from), known before the
     first of them is judged: (seq taken out -> the seq of the ruling that took it out, a
-    ruling's seq -> the events it takes out). Empty for a log without such rulings."""
+    ruling's seq -> the events it took out). Empty for a log without such rulings.
+
+    A span runs in log order, from the line of event `from` (or `seq`) to the line of `seq`
+    (void) or to the ruling (replay-from); rulings in it stay. An event is taken out once, by the
+    first ruling that takes it out, so the work is linear in the log however the spans overlap."""
     voided: dict[int, int] = {}
     ahead: dict[int, tuple[int, ...]] = {}
     if not any(e.type == RULING_EVENT for e in events):
         return voided, ahead
-    seqs, before = _Seqs(), []
-    for e in events:
+    seqs = _Seqs()
+    line_of: dict[int, int] = {}      # seq -> its position in the log (the first with that seq)
+    left: list[int] = []              # position -> the nearest position at or before it still in
+
+    def still_in(i: int) -> int:
+        root = i
+        while root >= 0 and left[root] != root:
+            root = left[root]
+        while i >= 0 and left[i] != i:
+            left[i], i = root, left[i]
+        return root
+
+    for pos, e in enumerate(events):
         if e.type == RULING_EVENT:
             p = _ruling_payload(e.payload)
             if p is not None and p.decision in TAKES_OUT and \
                     ruling_problem(p, e.actor, e.seq, seqs.kind) is None:
-                voids = voided_by(p, e.seq, before)
-                ahead[e.seq] = voids
-                for seq in voids:
-                    voided.setdefault(seq, e.seq)
+                first = line_of[p.seq if p.from_ is None else p.from_]
+                last = pos - 1 if p.decision == REPLAY_FROM else line_of[p.seq]
+                taken: list[int] = []
+                i = still_in(last)
+                while i >= first:
+                    if events[i].type != RULING_EVENT:
+                        taken.append(events[i].seq)
+                        voided[events[i].seq] = e.seq
+                    left[i] = i - 1
+                    i = still_in(i - 1)
+                ahead[e.seq] = tuple(reversed(taken))
         seqs.add(e.seq, e.type)
-        before.append((e.seq, e.type))
+        line_of.setdefault(e.seq, pos)
+        left.append(pos)
     return voided, ahead
 
 
 class _Seqs:
-    """The seqs of the events read so far, kept small (the highest, the gaps below it, the
-    rulings): what a ruling may answer."""
+    """The seqs of the events read so far, kept small: every seq up to `dense` (a log in order
+    needs nothing else), the seqs read beyond it (after a gap, or out of order), and the
+    rulings. What a ruling may answer."""
 
     def __init__(self) -> None:
-        self.top = -1
-        self.gaps: list[tuple[int, int]] = []
+        self.dense = -1
+        self.beyond: set[int] = set()
         self.rulings: set[int] = set()
 
     def add(self, seq: int, type_: str) -> None:
-        if seq > self.top + 1:
-            self.gaps.append((self.top + 1, seq - 1))
-        elif seq <= self.top and self.gaps:         # out of order: it may fill a gap
-            for i, (lo, hi) in enumerate(self.gaps):
-                if lo <= seq <= hi:
-                    self.gaps[i:i + 1] = [g for g in ((lo, seq - 1), (seq + 1, hi)) if g[0] <= g[1]]
-                    break
-        self.top = max(self.top, seq)
+        if seq == self.dense + 1:
+            self.dense = seq
+            while self.beyond and self.dense + 1 in self.beyond:
+                self.beyond.remove(self.dense + 1)
+                self.dense += 1
+        elif seq > self.dense:
+            self.beyond.add(seq)
         if type_ == RULING_EVENT:
             self.rulings.add(seq)
 
     def kind(self, seq: int) -> str | None:
         """RULING_EVENT, "event", or None when no event with `seq` has been read."""
-        if not 0 <= seq <= self.top or any(lo <= seq <= hi for lo, hi in self.gaps):
+        if not (0 <= seq <= self.dense or seq in self.beyond):
             return None
         return RULING_EVENT if seq in self.rulings else "event"
 

@@ -551,3 +551,16 @@ def test_a_ruling_after_a_served_game_ended(tmp_path):
     lines = client.app.state.store.events(SIM_GAME)
     j = judge(read_log_text("".join(line + "\n" for line in lines), SIM_GAME))
     assert j.chain_ok and j.clean and [r.seq for r in j.rulings] == [end]
+
+
+def test_an_event_is_taken_out_once_however_the_spans_overlap(tmp_path):
+    g42 = envelopes(GAME42)
+    many = [ruling("game42", 150, "void", "x", **{"from": 140}),
+            *[ruling("game42", 190, "replay-from", "again", **{"from": 100}) for _ in range(3000)]]
+    log = write_sealed(tmp_path / "many.jsonl", g42 + many)
+    j = judge(read_log(log), keep_steps=False)
+    assert not [f for f in j.findings if f.kind == "log"] and len(j.rulings) == 3001
+    assert j.rulings[0].voids == tuple(range(140, 151))
+    assert j.rulings[1].voids == tuple(s for s in range(100, 195) if not 140 <= s <= 150)
+    assert all(r.voids == () for r in j.rulings[2:])     # nothing left to take out
+    assert sorted(j.voided) == list(range(100, 195))

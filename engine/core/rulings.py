@@ -13,6 +13,8 @@ the words of the ruling and who made it:
     replay-from  the table went back to before event `from` (at or before `seq`) and played on:
                  every event from `from` up to the ruling is taken out (rulings excepted), and the
                  game goes on after the ruling from the state before `from`
+
+An event is taken out once, by the first ruling that takes it out (replay.judge.read_ahead).
     note         a remark beside the event; it changes nothing
 
 Pure: no I/O.
@@ -123,18 +125,6 @@ def ruling_problem(payload: RulingRecorded, actor: str | None, at: int,
     if payload.decision in TAKES_OUT and (payload.from_ if payload.from_ is not None else payload.seq) == 0:
         return "the game's start (seq 0) cannot be taken out of the game"
     return None
-
-
-def voided_by(payload: RulingRecorded, at: int, events: Iterable[tuple[int, str]]) -> tuple[int, ...]:
-    """The events a valid ruling logged at seq `at` takes out of the game, given the (seq, type)
-    of the events before it: the one it answers (void), every one from `from` to it (void with
-    `from`), or every one from `from` up to the ruling (replay-from), rulings excepted; none for
-    accept and note."""
-    if payload.decision not in TAKES_OUT:
-        return ()
-    first = payload.seq if payload.from_ is None else payload.from_
-    last = payload.seq if payload.decision == VOID else at - 1
-    return tuple(s for s, t in events if first <= s <= last and t != RULING_EVENT)
 
 
 def takes_back(type_: str, payload: Any) -> bool:
