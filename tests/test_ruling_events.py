@@ -564,3 +564,21 @@ def test_an_event_is_taken_out_once_however_the_spans_overlap(tmp_path):
     assert j.rulings[1].voids == tuple(s for s in range(100, 195) if not 140 <= s <= 150)
     assert all(r.voids == () for r in j.rulings[2:])     # nothing left to take out
     assert sorted(j.voided) == list(range(100, 195))
+
+
+def test_an_accepted_result_claim_lets_the_declared_result_stand(tmp_path):
+    """A game stopped on time: the log declares blue the winner in round 5, which the rules do
+    not (RE-CLAIM on GameEnded); the organizer accepts it."""
+    g42 = envelopes(GAME42)[:101]
+    ended = {"v": 1, "game": "game42", "seq": 0, "type": "GameEnded", "actor": None,
+             "payload": {"winner": "blue", "reason": "time"}}
+    log = write_sealed(tmp_path / "time.jsonl", g42 + [ended])
+    code, v = verdict_json(log)
+    assert code == exitcodes.RESULT and [f["rule"] for f in v["findings"]] == ["RE-CLAIM"]
+    assert run("rule", log, 101, "the game stopped on time; blue led", "-d", "accept", "--by", "TD").exit_code == 0
+    code, v = verdict_json(log)
+    assert (code, v["status"]) == (0, "ruled")
+    result = next(c for c in v["checks"] if c["name"] == "result")
+    assert result["ok"] and "the declared result (blue) stands by the ruling at seq 102 (TD)" in result["detail"]
+    # --winner is checked against the rules, whatever the rulings say
+    assert run("verify", log, "--winner", "blue").exit_code == exitcodes.RESULT
