@@ -32,9 +32,9 @@ BATTLES = [
 
 
 def _clear() -> None:
-    odds._battle_odds.cache_clear()
-    odds.rank_classes.cache_clear()
-    odds.rank_outcomes.cache_clear()
+    for memo in (odds._battle_odds, odds.rank_classes, odds.rank_outcomes, odds._attacker_hits,
+                 odds._defender_hits, odds._general_attack):
+        memo.cache_clear()
 
 
 def _ms(f) -> float:

@@ -22,6 +22,7 @@ from engine.risk_europe.odds import (
 from engine.risk_europe.battles import _first_rank
 from engine.risk_europe.state import Units
 from ledger.cli import app
+from tests.odds_reference import reference_outcomes
 
 ROOT = Path(__file__).resolve().parent.parent
 F, A, C, S = (Units(footman=1), Units(archer=1), Units(cavalry=1), Units(siege=1))
@@ -147,6 +148,60 @@ def test_a_castle_never_lowers_p_defender_holds():
 def test_never_rerolling_is_the_same_as_no_castle():
     att, dfn = army(f=3, a=2, s=1), army(f=2, a=3)
     assert battle_odds(att, dfn, True, Policy(reroll="never")).outcomes == battle_odds(att, dfn, False).outcomes
+
+
+# --- the row sweep against the chain it replaced (issue #15) ---------------------------------------
+
+SWEEP_ARMIES = [army(f, a, c, s) for f, a, c, s in itertools.product((0, 3), range(2), range(3), range(2))
+                if f + a + c + s]
+SWEEP_POLICIES = [Policy(), Policy(reroll="never"), Policy(casualty_order=parse_casualty_order("SCAF")),
+                  Policy(casualty_order=parse_casualty_order("AFSC"))]
+
+
+def _ends(o) -> dict:
+    return {(a.total, d.total): p for a, d, p in o.outcomes}
+
+
+@pytest.mark.parametrize("policy", SWEEP_POLICIES, ids=lambda p: "-".join(p.casualty_order) + "-" + p.reroll)
+def test_the_row_sweep_gives_the_old_chains_odds_on_a_grid_of_battles(policy):
+    """Every battle of up to 3 footmen, 1 archer, 2 cavalry and 1 siege weapon a side, with and
+    without a castle: the same ends with the same probabilities (floats, to 1e-12)."""
+    for att, dfn, castle in itertools.product(SWEEP_ARMIES, SWEEP_ARMIES, (False, True)):
+        new, old = _ends(battle_odds(att, dfn, castle, policy)), reference_outcomes(att, dfn, castle, policy)
+        assert new.keys() == old.keys(), (att, dfn, castle)
+        assert max(abs(new[k] - old[k]) for k in old) < 1e-12, (att, dfn, castle)
+
+
+@pytest.mark.parametrize("att, dfn", [
+    (army(f=2, a=1, s=1), army(a=1, c=1, f=1)), (army(f=5), army(f=4)), (army(a=3), army(a=2, c=1)),
+    (army(f=3, c=2), army(f=1, s=1)), (army(c=1, s=1), army(f=6)),
+])
+@pytest.mark.parametrize("castle", [False, True])
+def test_the_row_sweep_gives_the_old_chains_fractions_exactly(att, dfn, castle):
+    for policy in SWEEP_POLICIES[:3]:
+        assert _ends(battle_odds(att, dfn, castle, policy, exact=True)) == \
+            reference_outcomes(att, dfn, castle, policy, exact=True)
+
+
+@pytest.mark.parametrize("text", ["12F 4A 2C 2S vs 10F 6A 2C castle", "20F 2A vs 18F 3C castle",
+                                  "10F 3A 3C 2S vs 12F 2A 2C 1S"])
+def test_the_row_sweep_gives_the_old_chains_odds_on_bigger_battles(text):
+    """Battles where a row's loop (cycles without a hit for the defender) is solved, not summed."""
+    att, dfn, castle = parse_battle(text)
+    for policy in (Policy(), Policy(casualty_order=parse_casualty_order("SCAF"))):
+        new, old = _ends(battle_odds(att, dfn, castle, policy)), reference_outcomes(att, dfn, castle, policy)
+        assert new.keys() <= old.keys()
+        assert max(abs(new.get(k, 0.0) - old[k]) for k in old) < 1e-12, text
+
+
+def test_the_whole_supply_against_the_whole_supply_sums_to_one():
+    """The largest battle the reserves allow (35 footmen, 12 archers, 12 cavalry, 4 siege weapons a
+    side, the box's counts) behind a castle, under both orders."""
+    whole = army(f=35, a=12, c=12, s=4)
+    for policy in (Policy(), Policy(casualty_order=parse_casualty_order("SCAF"))):
+        o = battle_odds(whole, whole, True, policy)
+        assert sum(p for _, _, p in o.outcomes) == pytest.approx(1, abs=1e-12)
+        assert 0 < o.attacker_wins < o.defender_holds
 
 
 # --- Monte Carlo, written from the rulebook ------------------------------------------------------

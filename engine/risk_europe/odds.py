@@ -30,9 +30,15 @@ engine/risk_europe/engine.py, `expected_dice`, `rank_hits`, `_first_rank`):
 
 * The state space is small because a casualty policy fixes which units are left after `k` losses:
   a side's army is a number (units left), and a battle of `A` against `D` units has at most
-  `A x D x 4 x 2` states. They are visited once each, in an order where every move goes to a later
-  state (fewer units, or the same units and a later rank), carrying probability forward; what
-  arrives at an end state is the outcome distribution. Results are memoized per battle and policy.
+  `A x D x 4 x 2` states. They are swept one attacker count (a ROW) at a time, every defender
+  count of the row at once as numpy vectors: per rank, the defender's hit distribution for each
+  defender count times the attacker's hits as a matrix (the two sides' hits in ranks 1-3 are
+  independent, and each side's dice depend only on its own units), built once per dice count and
+  memoized. The one loop inside a row (cycles in which the defender scores no hit) is a
+  triangular linear system. Floats or exact Fractions (the same sweep on object arrays); results
+  are memoized per battle and policy. The section "the row sweep" below has the details; the
+  chain it replaced (a dict of states, every rank's joint outcomes per state) is kept in
+  tests/odds_reference.py, and tests/test_odds.py checks that both agree.
 
 `luck(odds, attacker_lost, defender_lost)` is outcome minus expectation for a battle that was
 fought. `odds_of(text)` is RULESET.odds: the battle and the policy in words, as `ledger odds` takes
@@ -289,49 +295,251 @@ def _battle_odds(attacker: Units, defender: Units, castle: bool, policy: Policy,
     order = policy.casualty_order
     att_left = [army_after_losses(attacker, attacker.total - n, order) for n in range(attacker.total + 1)]
     def_left = [army_after_losses(defender, defender.total - n, order) for n in range(defender.total + 1)]
-    att_ranks = [_ranks_present(army) for army in att_left]
-    def_ranks = [_ranks_present(army) for army in def_left]
-    reroll_policy = None if policy.reroll == "never" else policy.reroll
-    zero: Probability = Fraction(0) if exact else 0.0
-
-    # mass[(a, d, rank, reroll available)]: probability of reaching the state. Every move goes to
-    # fewer units, or to the same units and a later rank, so the loops below visit each state after
-    # everything that leads to it.
-    mass: dict[tuple[int, int, int, bool], Probability] = defaultdict(lambda: zero)
-    mass[attacker.total, defender.total, next_rank(attacker, defender, 1), castle] = zero + 1
-    ends: dict[tuple[int, int], Probability] = defaultdict(lambda: zero)
-    for a in range(attacker.total, 0, -1):
-        for d in range(defender.total, 0, -1):
-            for rank in range(1, GENERAL_ATTACK + 1):
-                for can_reroll in (True, False):
-                    p = mass.pop((a, d, rank, can_reroll), None)
-                    if not p:
-                        continue
-                    na, nd = expected_dice(rank, att_left[a], def_left[d])
-                    rerolling = reroll_policy if can_reroll and nd else None
-                    start = rank + 1 if rank < GENERAL_ATTACK else 1
-                    # the below-average rule counts hits up to the attacker's army (at most nd)
-                    for q, ah, dh, used in rank_outcomes(rank, na, nd, rerolling,
-                                                         min(a, nd) if rerolling else 0, exact):
-                        a2, d2 = max(a - dh, 0), max(d - ah, 0)
-                        if a2 == 0 or d2 == 0:
-                            ends[a2, d2] += p * q
-                        else:
-                            r2 = _NEXT_RANK[att_ranks[a2] | def_ranks[d2]][start]
-                            again = can_reroll and not used if start > 1 else castle
-                            mass[a2, d2, r2, again] += p * q
+    reroll = policy.reroll if castle and policy.reroll != "never" else None
+    ends = _RowSweep(att_left, def_left, reroll, exact).run()
     outcomes = tuple((att_left[a], def_left[d], p) for (a, d), p in sorted(ends.items(), reverse=True))
     return BattleOdds(attacker, defender, castle, policy, outcomes)
 
 
-def _ranks_present(army: Units) -> int:
-    """Bit r set for each rank 1-3 that `army` has units for."""
-    return sum(1 << rank for rank, unit in RANK_UNIT.items() if getattr(army, unit))
+# ---------------------------------------------------------------------------------------------
+# the row sweep
+# ---------------------------------------------------------------------------------------------
+#
+# The chain's states are (a, d, stage, re-roll available): a attacker units and d defender units
+# left, about to roll stage 1-4 of the Ranked Attack Order. A rank neither side has dice for
+# changes nothing (no hits, and no re-roll: the defender rolled no dice), so every cycle goes
+# through the four stages and skipping needs no table here. A stage moves a state to
+# (a - the defender's hits, d - the attacker's hits) at the next stage; stage 4 goes to stage 1 of
+# the next cycle, where the re-roll is available again when there is a castle.
+#
+# The sweep takes the attacker's counts a = A..1 in turn, one ROW at a time, and handles a row's
+# states for every d at once, as vectors over d (numpy arrays: float64, or Fractions when exact).
+# What a stage of row a sends to row a - h (the defender hit h units) is added to that row's
+# inflow, so a row is complete once the rows above it have been swept. In ranks 1-3 the
+# attacker's hits do not depend on d (its army is fixed by a) and the defender's hits do not
+# depend on the attacker's roll (a re-roll redraws only the defender's dice): one stage of a row
+# is the defender's hit distribution for each d (a table over d, split by whether the re-roll
+# was used) times the attacker's hits as a matrix over d -> d'. The General Attack (its ties
+# couple the two sides) is one matrix per row from (re-roll available, d) to (defender's
+# hits, d').
+#
+# A row's one loop: a cycle in which the defender scores no hit comes back to stage 1 of the same
+# row, at a smaller d. The row's stage-1 vector is therefore b + b M + b M^2 + ... = b (I - M)^-1,
+# with b what reaches stage 1 of the row from outside the loop and M one trip round the cycle
+# without a hit for the defender. M lowers d by at least one unit (it is strictly triangular), so
+# the series is finite and is summed exactly with fractions. With floats it is summed while it
+# dies out fast (what goes on round the loop below 2^-70 of the battle's probability, far under a
+# float's own rounding); a loop still going after three trips is solved as the triangular system
+# it is, over the d where it still carries probability, and rows that share a loop share M.
+#
+# Where the defender is gone (d = 0) the battle is over: that mass rides through stages 1-3
+# unchanged and is counted at stage 4, where the General Attack's matrix drops it.
+
+_TAIL = 2.0 ** -70
 
 
-# _NEXT_RANK[ranks present][start]: `next_rank` as a table over the bits of `_ranks_present`.
-_NEXT_RANK = [[next((r for r in range(start, GENERAL_ATTACK) if bits >> r & 1), GENERAL_ATTACK)
-               for start in range(GENERAL_ATTACK + 1)] for bits in range(1 << GENERAL_ATTACK)]
+def _zeros(shape: tuple[int, ...], exact: bool):
+    import numpy as np
+    return np.full(shape, Fraction(0), dtype=object) if exact else np.zeros(shape)
+
+
+def _frozen(array):
+    array.flags.writeable = False
+    return array
+
+
+@lru_cache(maxsize=None)
+def _attacker_hits(rank: int, dice: int, size: int, exact: bool):
+    """Rank 1-3: the matrix over d -> d' of the attacker's hits with `dice` dice (hits beyond d
+    stop at 0; d = 0 stays where it is)."""
+    m = _zeros((size, size), exact)
+    m[0, 0] = 1
+    for q, ah, _, _ in rank_outcomes(rank, dice, 0, None, 0, exact):
+        for d in range(1, size):
+            m[d, max(d - ah, 0)] += q
+    return _frozen(m)
+
+
+@lru_cache(maxsize=None)
+def _defender_hits(rank: int, most_dice: int, cap: int, reroll: str | None, exact: bool):
+    """Rank 1-3: the defender's hits by its dice count k = 0..most_dice, as an array [kind, hits,
+    k]: kind 0 the re-roll used (re-roll available before: the flag goes to "used"), 1 no re-roll
+    available, 2 the re-roll available and not used. The below-average rule counts hits up to
+    the attacker's units: `cap` is min(a, most_dice), which is min(a, k) for every k."""
+    t = _zeros((3, most_dice + 1, most_dice + 1), exact)
+    for k in range(most_dice + 1):
+        for q, _, dh, _ in rank_outcomes(rank, 0, k, None, 0, exact):
+            t[1, dh, k] += q
+        rerolling = reroll if k else None
+        for q, _, dh, used in rank_outcomes(rank, 0, k, rerolling, min(cap, k) if rerolling else 0, exact):
+            t[0 if used else 2, dh, k] += q
+    return _frozen(t)
+
+
+@lru_cache(maxsize=None)
+def _general_attack(att_dice: int, cap: int, size: int, reroll: str | None, exact: bool):
+    """Rank 4 for a row whose attacker rolls `att_dice` dice: the matrix from (flag, d) to
+    (defender's hits, d'), flag 0 no re-roll available and, when `reroll`, 1 re-roll available;
+    the defender rolls min(2, d) dice, d = 0 (the battle is over) goes nowhere. `cap` is min(a, 2)
+    (the below-average rule's cap)."""
+    flags = 2 if reroll else 1
+    m = _zeros((flags * size, 3 * size), exact)
+    for flag in range(flags):
+        rerolling = reroll if flag else None
+        for d in range(1, size):
+            nd = min(2, d)
+            for q, ah, dh, _ in rank_outcomes(GENERAL_ATTACK, att_dice, nd, rerolling,
+                                              min(cap, nd) if rerolling else 0, exact):
+                m[flag * size + d, dh * size + max(d - ah, 0)] += q
+    return _frozen(m)
+
+
+class _RowSweep:
+    """One battle's chain, swept a row (the attacker's units left) at a time: `run()` -> {(a, d):
+    probability} of the ends. Arrays over (flag, d) are laid out flag-major, flag 0 no re-roll
+    available, 1 available (only with a castle); a stage's output is [defender's hits, flag, d']."""
+
+    def __init__(self, att_left: list[Units], def_left: list[Units], reroll: str | None, exact: bool):
+        import numpy as np
+        self.np = np
+        self.A, self.D = len(att_left) - 1, len(def_left) - 1
+        self.size = n = self.D + 1
+        self.reroll, self.exact = reroll, exact
+        self.flags = 2 if reroll else 1
+        self.fresh = self.flags - 1          # the flag at stage 1: with a castle, the re-roll is back
+        self.att_dice = {r: [expected_dice(r, army, def_left[-1])[0] for army in att_left]
+                         for r in range(1, GENERAL_ATTACK + 1)}
+        def_dice = {r: [expected_dice(r, att_left[-1], army)[1] for army in def_left]
+                    for r in range(1, GENERAL_ATTACK)}
+        self.most = {r: def_dice[r][-1] for r in def_dice}        # an army's dice never grow with losses
+        self.def_index = {r: np.array(def_dice[r], dtype=np.intp) for r in def_dice}
+        self._ranks: dict = {}
+        self._loops: dict = {}
+        # inflow[a, stage, flag, d]: what has reached row a at a stage from the rows above
+        self.inflow = _zeros((self.A + 1, GENERAL_ATTACK + 1, self.flags, n), exact)
+        self.inflow[self.A, 1, self.fresh, self.D] = 1
+        self.stage1 = _zeros((self.flags, n), exact)
+        self.ends_att = _zeros((self.A + 1,), exact)    # [a]: (a, 0), the attacker takes the territory
+        self.ends_def = _zeros((n,), exact)             # [d]: (0, d), the defender holds (d = 0: both gone)
+
+    def _rank(self, rank: int, a: int):
+        """Rank 1-3 of row a as (key, table, conv, no_hit), or None when neither side rolls dice
+        in it (the stage changes nothing). `(x.reshape(-1) * table) @ conv` is the stage: table
+        [(hits, flag out), (flag in, d)] the defender's hits and what becomes of the re-roll, conv
+        [(flag in, d), d'] the attacker's hits stacked once per flag; no_hit [(flag in, d), (flag
+        out, d')] is the part where the defender scores no hit."""
+        dice, most = self.att_dice[rank][a], self.most[rank]
+        if not dice and not most:
+            return None
+        key = (rank, dice, min(a, most) if self.reroll else 0)
+        found = self._ranks.get(key)
+        if found is None:
+            np, n, flags = self.np, self.size, self.flags
+            hits = _defender_hits(rank, most, key[2], self.reroll, self.exact)[:, :, self.def_index[rank]]
+            single = _attacker_hits(rank, dice, n, self.exact)
+            table = _zeros((most + 1, flags, flags * n), self.exact)
+            table[:, 0, :n] = hits[1]                   # no re-roll available: none after
+            if flags == 2:
+                table[:, 0, n:] = hits[0]               # available before, used
+                table[:, 1, n:] = hits[2]               # available before, not used
+            table = table.reshape((most + 1) * flags, flags * n)
+            no_hit = _zeros((flags * n, flags * n), self.exact)
+            for into in range(flags):
+                for out in range(flags):
+                    no_hit[into * n:(into + 1) * n, out * n:(out + 1) * n] = \
+                        table[out, into * n:(into + 1) * n][:, None] * single
+            conv = np.concatenate([single] * flags)
+            found = self._ranks[key] = (key, _frozen(table), _frozen(conv), _frozen(no_hit))
+        return found
+
+    def _first(self, ranks, general, b):
+        """The row's stage-1 vector b (I - M)^-1 (module comment above): the series b + b M + ...
+        trip by trip; with floats, a loop still going after a few trips is solved instead, over
+        the units left where it still carries probability (M, or its inverse when rows share it,
+        is kept)."""
+        np, n, fresh = self.np, self.size, self.fresh
+        trip = [r[3] for r in ranks[1:] if r is not None] + [general[:, :n]]
+        trip[0] = trip[0][fresh * n:(fresh + 1) * n]
+        first, left = b.copy(), b
+        for trips in itertools.count(1):
+            for step in trip:
+                left = left @ step
+            first += left
+            if not left.any() or (not self.exact and left.sum() < _TAIL):
+                return first
+            if trips == 3 and not self.exact:
+                break
+        # d from k up carries less than half the tail: the loop is solved over d < k
+        k = n - int(np.searchsorted(np.cumsum(left[::-1]), _TAIL / 2))
+        key = tuple(r[0] if r else None for r in ranks[1:]) + (id(general),)
+        loop = self._loops.get(key)                   # [M over d < its size, rows, (I - M)^-1 or None]
+        if loop is None or len(loop[0]) < k:
+            loop = self._loops[key] = [self._loop_matrix(ranks[1:], general, k), 0, None]
+        loop[1] += 1
+        if loop[2] is None and loop[1] >= 3:
+            loop[2] = np.linalg.inv(np.eye(len(loop[0])) - loop[0])
+        m = loop[0][:k, :k]
+        rest = left[:k] @ m
+        first[:k] += rest @ loop[2][:k, :k] if loop[2] is not None else np.linalg.solve((np.eye(k) - m).T, rest)
+        return first
+
+    def _loop_matrix(self, ranks, general, k: int):
+        """M over d < k: one trip round the row's cycle without a hit for the defender, from d
+        at stage 1 (the fresh flag) to d' at stage 1 of the next cycle (d only falls, so d < k
+        stays below k)."""
+        np, n, fresh = self.np, self.size, self.fresh
+        both = np.concatenate([np.arange(k) + flag * n for flag in range(self.flags)])
+        m = general[both, :k]
+        for r in reversed(ranks):
+            if r is not None:
+                m = r[3][np.ix_(both, both)] @ m
+        return m[fresh * k:(fresh + 1) * k]
+
+    def run(self) -> dict[tuple[int, int], Probability]:
+        n, exact, fresh, flags = self.size, self.exact, self.fresh, self.flags
+        for a in range(self.A, 0, -1):
+            inflow = self.inflow[a]
+            if not inflow.any():
+                continue
+            ranks = [None] + [self._rank(r, a) for r in range(1, GENERAL_ATTACK)]
+            general = _general_attack(self.att_dice[GENERAL_ATTACK][a], min(a, 2) if self.reroll else 0,
+                                      n, self.reroll, exact)
+            # b: what reaches stage 1 of this row from outside the row's loop
+            v = inflow[2].reshape(-1)
+            for r in (2, 3):
+                if ranks[r] is not None:
+                    v = v @ ranks[r][3]
+                v = v + inflow[r + 1].reshape(-1)
+            x = self.stage1
+            x[fresh] = self._first(ranks, general, inflow[1, fresh] + v @ general[:, :n])
+            # the row, stage by stage, sending what the defender hit to the rows below
+            for r in (1, 2, 3):
+                if ranks[r] is None:
+                    x = inflow[r + 1] + x
+                    continue
+                _, table, conv, _ = ranks[r]
+                y = ((x.reshape(-1) * table) @ conv).reshape(-1, flags, n)
+                self._send(r + 1, a, y)
+                x = inflow[r + 1] + y[0]
+            self.ends_att[a] += x[:, 0].sum()
+            y = (x.reshape(-1) @ general).reshape(3, 1, n)
+            self._send(1, a, y, fresh)
+        ends = {(a, 0): p for a, p in enumerate(self.ends_att) if a and p}
+        ends.update({(0, d): p for d, p in enumerate(self.ends_def) if p})
+        return ends
+
+    def _send(self, stage: int, a: int, y, flag: int | None = None) -> None:
+        """Add y[hits, flag, d'] (hits >= 1) to rows a - hits at `stage` (all flags, or the one
+        given); hits that reach the attacker's last unit end the battle for the defender."""
+        hits = len(y) - 1
+        k = min(hits, a - 1)
+        if k > 0:
+            if flag is None:
+                self.inflow[a - k:a, stage] += y[k:0:-1]
+            else:
+                self.inflow[a - k:a, stage, flag] += y[k:0:-1, 0]
+        if hits >= a:
+            self.ends_def += y[a:].sum(axis=(0, 1))
 
 
 # ---------------------------------------------------------------------------------------------
