@@ -54,7 +54,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from math import comb, factorial
-from typing import Callable, Iterable, Union
+from typing import Any, Callable, Iterable, Union
 
 from engine.risk_europe.engine import (
     COST, RANK_HITS_ON, RANK_UNIT, expected_dice, rank_hits,
@@ -348,16 +348,32 @@ def _frozen(array):
     return array
 
 
+# Tables over d are built once for the largest battle so far (at least _ROOM - 1 units) and sliced:
+# what happens at d never depends on how large the battle is.
+_ROOM = 64
+_grown: dict[tuple, Any] = {}
+
+
+def _grown_table(key: tuple, size: int, build: Callable[[int], Any]):
+    """build(room) for a room of at least `size`, kept per key and rebuilt only for a larger one."""
+    table = _grown.get(key)
+    if table is None or table.shape[1] < size:
+        table = _grown[key] = _frozen(build(max(size, _ROOM)))
+    return table
+
+
 @lru_cache(maxsize=None)
 def _attacker_hits(rank: int, dice: int, size: int, exact: bool):
     """Rank 1-3: the matrix over d -> d' of the attacker's hits with `dice` dice (hits beyond d
     stop at 0; d = 0 stays where it is)."""
-    m = _zeros((size, size), exact)
-    m[0, 0] = 1
-    for q, ah, _, _ in rank_outcomes(rank, dice, 0, None, 0, exact):
-        for d in range(1, size):
-            m[d, max(d - ah, 0)] += q
-    return _frozen(m)
+    def build(room: int):
+        m = _zeros((room, room), exact)
+        m[0, 0] = 1
+        for q, ah, _, _ in rank_outcomes(rank, dice, 0, None, 0, exact):
+            for d in range(1, room):
+                m[d, max(d - ah, 0)] += q
+        return m
+    return _frozen(_grown_table(("attacker", rank, dice, exact), size, build)[:size, :size].copy())
 
 
 @lru_cache(maxsize=None)
@@ -383,15 +399,19 @@ def _general_attack(att_dice: int, cap: int, size: int, reroll: str | None, exac
     the defender rolls min(2, d) dice, d = 0 (the battle is over) goes nowhere. `cap` is min(a, 2)
     (the below-average rule's cap)."""
     flags = 2 if reroll else 1
-    m = _zeros((flags * size, 3 * size), exact)
-    for flag in range(flags):
-        rerolling = reroll if flag else None
-        for d in range(1, size):
-            nd = min(2, d)
-            for q, ah, dh, _ in rank_outcomes(GENERAL_ATTACK, att_dice, nd, rerolling,
-                                              min(cap, nd) if rerolling else 0, exact):
-                m[flag * size + d, dh * size + max(d - ah, 0)] += q
-    return _frozen(m)
+
+    def build(room: int):
+        m = _zeros((flags, room, 3, room), exact)
+        for flag in range(flags):
+            rerolling = reroll if flag else None
+            for d in range(1, room):
+                nd = min(2, d)
+                for q, ah, dh, _ in rank_outcomes(GENERAL_ATTACK, att_dice, nd, rerolling,
+                                                  min(cap, nd) if rerolling else 0, exact):
+                    m[flag, d, dh, max(d - ah, 0)] += q
+        return m
+    room = _grown_table(("general", att_dice, cap, reroll, exact), size, build)
+    return _frozen(room[:, :size, :, :size].reshape(flags * size, 3 * size))
 
 
 class _RowSweep:
