@@ -567,6 +567,31 @@ class _RowSweep:
 # ---------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
+class OddsSummary:
+    """The five numbers of a battle's odds that its luck needs (as BattleOdds names them), e.g.
+    for a memo that keeps them by the battle's shape (engine.risk_europe.fold)."""
+
+    attacker: Units
+    defender: Units
+    attacker_wins: float
+    defender_holds: float
+    both_eliminated: float
+    expected_attacker_losses: float
+    expected_defender_losses: float
+
+    @property
+    def numbers(self) -> list[float]:
+        return [self.attacker_wins, self.defender_holds, self.both_eliminated,
+                self.expected_attacker_losses, self.expected_defender_losses]
+
+
+def summary_of(odds: BattleOdds) -> OddsSummary:
+    return OddsSummary(odds.attacker, odds.defender, float(odds.attacker_wins), float(odds.defender_holds),
+                       float(odds.both_eliminated), float(odds.expected_attacker_losses),
+                       float(odds.expected_defender_losses))
+
+
+@dataclass(frozen=True)
 class Luck:
     """A fought battle against its odds: each field is what happened minus what was expected."""
 
@@ -577,7 +602,7 @@ class Luck:
     defender_losses: Probability
 
 
-def luck(odds: BattleOdds, attacker_lost: int, defender_lost: int) -> Luck:
+def luck(odds: BattleOdds | OddsSummary, attacker_lost: int, defender_lost: int) -> Luck:
     """Outcome minus expectation for a battle that ended with these losses (there is no retreat,
     so the losses say who won). Raises ValueError if they are not the end of this battle."""
     a_left, d_left = odds.attacker.total - attacker_lost, odds.defender.total - defender_lost
