@@ -4,8 +4,8 @@ allow, against the chain it replaced (tests/odds_reference.py), measured in the 
 * old: the chain as it was before issue #15 (a dict of states, every rank's joint outcomes per
   state), once per battle (seconds for the largest);
 * cold: the row sweep in a process whose tables are empty (the first battle of its size);
-* computed: the tables built, the battle itself not memoized (what a corpus of distinct battles
-  costs; the median of several);
+* computed: the tables by dice count built, the battle and the tables of its armies not (what a
+  corpus of distinct battles costs; the median of several);
 * warm: memoized.
 
 The largest battle is each side's whole supply (the game's data: 35 footmen, 12 archers, 12 cavalry
@@ -66,10 +66,18 @@ def battles() -> list[tuple[str, Units, Units, bool, odds.Policy]]:
 
 
 def _clear() -> None:
+    """Empty every table the odds keep (as in a fresh process)."""
     for memo in (odds._battle_odds, odds.rank_classes, odds.rank_outcomes, odds._attacker_hits,
-                 odds._defender_hits, odds._general_attack):
+                 odds._defender_hits, odds._general_attack, odds._rank_tables, odds._army_dice):
         memo.cache_clear()
     odds._grown.clear()
+
+
+def _forget_battle() -> None:
+    """Forget the battle and the tables made for its armies (a rank's hits over the defender's
+    counts), keep those by dice count: what a corpus of distinct battles costs."""
+    odds._battle_odds.cache_clear()
+    odds._rank_tables.cache_clear()
 
 
 def _ms(f, clock=time.perf_counter) -> float:
@@ -87,7 +95,7 @@ def timings(att: Units, dfn: Units, castle: bool, policy: odds.Policy,
     cold = _ms(lambda: odds.battle_odds(att, dfn, castle, policy))
     computed, cpu = [], []
     for _ in range(repeats):
-        odds._battle_odds.cache_clear()
+        _forget_battle()
         t = time.thread_time()
         computed.append(_ms(lambda: odds.battle_odds(att, dfn, castle, policy)))
         cpu.append((time.thread_time() - t) * 1000)

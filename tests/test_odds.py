@@ -16,7 +16,7 @@ import pytest
 from typer.testing import CliRunner
 
 from engine.risk_europe.odds import (
-    CHEAPEST_FIRST, BattleParseError, Policy, army_after_losses, battle_odds, format_battle, luck,
+    CHEAPEST_FIRST, BattleParseError, Policy, army_after_losses, armies_left, battle_odds, format_battle, luck,
     next_rank, parse_battle, parse_casualty_order, rank_classes,
 )
 from engine.risk_europe.battles import _first_rank
@@ -104,6 +104,13 @@ def test_cheapest_first_removes_footmen_then_archers_then_cavalry_then_siege():
     assert CHEAPEST_FIRST == ("footman", "archer", "cavalry", "siege")
     assert army_after_losses(army(f=2, a=1, c=1, s=1), 3) == army(c=1, s=1)
     assert army_after_losses(army(f=2, s=1), 9) == army()
+
+
+@pytest.mark.parametrize("order", [CHEAPEST_FIRST, parse_casualty_order("SCAF"), parse_casualty_order("AFSC")])
+def test_armies_left_is_army_after_losses_for_every_loss(order):
+    for whole in (army(f=3, a=2, c=1, s=2), army(a=1), army(f=35, a=12, c=12, s=4)):
+        left = armies_left(whole, order)
+        assert left == [army_after_losses(whole, whole.total - n, order) for n in range(whole.total + 1)]
 
 
 def test_a_siege_first_casualty_order_loses_more_often():

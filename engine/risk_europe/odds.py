@@ -54,7 +54,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from math import comb, factorial
-from typing import Any, Callable, Iterable, Union
+from typing import Any, Callable, Iterable, NamedTuple, Union
 
 from engine.risk_europe.engine import (
     COST, RANK_HITS_ON, RANK_UNIT, expected_dice, rank_hits,
@@ -189,6 +189,19 @@ def army_after_losses(army: Units, losses: int, order: Iterable[UnitType] = CHEA
     return Units(**left)
 
 
+def armies_left(army: Units, order: Iterable[UnitType] = CHEAPEST_FIRST) -> list[Units]:
+    """`army_after_losses` for every number of losses at once, by units left: [n] is what is left
+    of `army` with n units."""
+    counts = list(army)
+    out = [army]
+    for unit in order:
+        i = UNIT_TYPES.index(unit)
+        while counts[i]:
+            counts[i] -= 1
+            out.append(Units(*counts))
+    return out[::-1]
+
+
 # ---------------------------------------------------------------------------------------------
 # a whole battle
 # ---------------------------------------------------------------------------------------------
@@ -293,8 +306,7 @@ def battle_odds(attacker: Units, defender: Units, castle: bool = False,
 @lru_cache(maxsize=4096)
 def _battle_odds(attacker: Units, defender: Units, castle: bool, policy: Policy, exact: bool) -> BattleOdds:
     order = policy.casualty_order
-    att_left = [army_after_losses(attacker, attacker.total - n, order) for n in range(attacker.total + 1)]
-    def_left = [army_after_losses(defender, defender.total - n, order) for n in range(defender.total + 1)]
+    att_left, def_left = armies_left(attacker, order), armies_left(defender, order)
     reroll = policy.reroll if castle and policy.reroll != "never" else None
     ends = _RowSweep(att_left, def_left, reroll, exact).run()
     outcomes = tuple((att_left[a], def_left[d], p) for (a, d), p in sorted(ends.items(), reverse=True))
@@ -414,6 +426,65 @@ def _general_attack(att_dice: int, cap: int, size: int, reroll: str | None, exac
     return _frozen(room[:, :size, :, :size].reshape(flags * size, 3 * size))
 
 
+class _Rank(NamedTuple):
+    """Rank 1-3 of a row (_RowSweep._rank): `(x.reshape(-1) * table) @ conv` is the stage, table
+    [(hits, flag out), (flag in, d)] the defender's hits and what becomes of the re-roll, conv
+    [(flag in, d), d'] the attacker's hits (`single`, over d -> d') once per flag; no_hit
+    [(flag in, d), (flag out, d')] the part where the defender scores no hit, no_hit_by_flag[in,
+    out, d] its probability for each d."""
+
+    key: tuple
+    table: Any
+    conv: Any
+    no_hit: Any
+    single: Any
+    no_hit_by_flag: Any
+
+
+@lru_cache(maxsize=None)
+def _army_dice(army: Units) -> tuple[tuple[int, int], ...]:
+    """The dice `army` rolls in ranks 1-4, as attacker and as defender (the engine's expected_dice)."""
+    return tuple(expected_dice(r, army, army) for r in range(1, GENERAL_ATTACK + 1))
+
+
+@lru_cache(maxsize=4096)
+def _rank_tables(rank: int, dice: int, cap: int, def_dice: tuple[int, ...], reroll: str | None,
+                 exact: bool) -> _Rank:
+    """Rank 1-3 of a row whose attacker rolls `dice` dice, against a defender rolling def_dice[d]
+    dice with d units left (`cap`: min(a, the defender's most dice), for the re-roll rule)."""
+    import numpy as np
+    n, flags, most = len(def_dice), 2 if reroll else 1, def_dice[-1]
+    hits = _defender_hits(rank, most, cap, reroll, exact)[:, :, np.array(def_dice, dtype=np.intp)]
+    single = _attacker_hits(rank, dice, n, exact)
+    table = _zeros((most + 1, flags, flags * n), exact)
+    table[:, 0, :n] = hits[1]                   # no re-roll available: none after
+    if flags == 2:
+        table[:, 0, n:] = hits[0]               # available before, used
+        table[:, 1, n:] = hits[2]               # available before, not used
+    table = table.reshape((most + 1) * flags, flags * n)
+    no_hit = _zeros((flags * n, flags * n), exact)
+    for into in range(flags):
+        for out in range(flags):
+            no_hit[into * n:(into + 1) * n, out * n:(out + 1) * n] = \
+                table[out, into * n:(into + 1) * n][:, None] * single
+    conv = np.concatenate([single] * flags)
+    # no_hit_by_flag[in, out]: P(no hit for the defender, flag in -> out) over d
+    no_hit_by_flag = table[:flags].reshape(flags, flags, n).transpose(1, 0, 2)
+    return _Rank((rank, dice, cap), _frozen(table), _frozen(conv), _frozen(no_hit), single,
+                 _frozen(no_hit_by_flag))
+
+
+class _Plan:
+    """What a row rolls (_RowSweep._plan): ranks [None, rank 1, 2, 3] (None where neither side has
+    dice), the General Attack's matrix; `first`, once a third row rolls the same (floats), the
+    matrix from the row's inflow to its stage-1 vector."""
+
+    def __init__(self, ranks: list, general: Any):
+        self.ranks, self.general = ranks, general
+        self.rows = 1
+        self.first = None
+
+
 class _RowSweep:
     """One battle's chain, swept a row (the attacker's units left) at a time: `run()` -> {(a, d):
     probability} of the ends. Arrays over (flag, d) are laid out flag-major, flag 0 no re-roll
@@ -427,14 +498,14 @@ class _RowSweep:
         self.reroll, self.exact = reroll, exact
         self.flags = 2 if reroll else 1
         self.fresh = self.flags - 1          # the flag at stage 1: with a castle, the re-roll is back
-        self.att_dice = {r: [expected_dice(r, army, def_left[-1])[0] for army in att_left]
-                         for r in range(1, GENERAL_ATTACK + 1)}
-        def_dice = {r: [expected_dice(r, att_left[-1], army)[1] for army in def_left]
-                    for r in range(1, GENERAL_ATTACK)}
-        self.most = {r: def_dice[r][-1] for r in def_dice}        # an army's dice never grow with losses
-        self.def_index = {r: np.array(def_dice[r], dtype=np.intp) for r in def_dice}
+        # dice by units left: att_dice[rank][a], def_dice[rank][d] (the engine's expected_dice)
+        att = [_army_dice(army) for army in att_left]
+        dfn = [_army_dice(army) for army in def_left]
+        self.att_dice = {r: [dice[r - 1][0] for dice in att] for r in range(1, GENERAL_ATTACK + 1)}
+        self.def_dice = {r: tuple(dice[r - 1][1] for dice in dfn) for r in range(1, GENERAL_ATTACK)}
+        self.most = {r: dice[-1] for r, dice in self.def_dice.items()}   # dice never grow with losses
         self._ranks: dict = {}
-        self._loops: dict = {}
+        self._plans: dict = {}
         # inflow[a, stage, flag, d]: what has reached row a at a stage from the rows above
         self.inflow = _zeros((self.A + 1, GENERAL_ATTACK + 1, self.flags, n), exact)
         self.inflow[self.A, 1, self.fresh, self.D] = 1
@@ -442,103 +513,122 @@ class _RowSweep:
         self.ends_att = _zeros((self.A + 1,), exact)    # [a]: (a, 0), the attacker takes the territory
         self.ends_def = _zeros((n,), exact)             # [d]: (0, d), the defender holds (d = 0: both gone)
 
-    def _rank(self, rank: int, a: int):
-        """Rank 1-3 of row a as (key, table, conv, no_hit), or None when neither side rolls dice
-        in it (the stage changes nothing). `(x.reshape(-1) * table) @ conv` is the stage: table
-        [(hits, flag out), (flag in, d)] the defender's hits and what becomes of the re-roll, conv
-        [(flag in, d), d'] the attacker's hits stacked once per flag; no_hit [(flag in, d), (flag
-        out, d')] is the part where the defender scores no hit."""
+    def _rank(self, rank: int, a: int) -> _Rank | None:
+        """Rank 1-3 of row a, or None when neither side rolls dice in it (the stage changes
+        nothing); kept per (rank, attacker's dice, cap)."""
         dice, most = self.att_dice[rank][a], self.most[rank]
         if not dice and not most:
             return None
         key = (rank, dice, min(a, most) if self.reroll else 0)
         found = self._ranks.get(key)
         if found is None:
-            np, n, flags = self.np, self.size, self.flags
-            hits = _defender_hits(rank, most, key[2], self.reroll, self.exact)[:, :, self.def_index[rank]]
-            single = _attacker_hits(rank, dice, n, self.exact)
-            table = _zeros((most + 1, flags, flags * n), self.exact)
-            table[:, 0, :n] = hits[1]                   # no re-roll available: none after
-            if flags == 2:
-                table[:, 0, n:] = hits[0]               # available before, used
-                table[:, 1, n:] = hits[2]               # available before, not used
-            table = table.reshape((most + 1) * flags, flags * n)
-            no_hit = _zeros((flags * n, flags * n), self.exact)
-            for into in range(flags):
-                for out in range(flags):
-                    no_hit[into * n:(into + 1) * n, out * n:(out + 1) * n] = \
-                        table[out, into * n:(into + 1) * n][:, None] * single
-            conv = np.concatenate([single] * flags)
-            found = self._ranks[key] = (key, _frozen(table), _frozen(conv), _frozen(no_hit))
+            found = self._ranks[key] = _rank_tables(*key, self.def_dice[rank], self.reroll, self.exact)
         return found
 
-    def _first(self, ranks, general, b):
+    def _plan(self, a: int) -> "_Plan":
+        """What row a rolls: its ranks 1-3 (None where neither side has dice), its General Attack;
+        kept for the rows that roll the same."""
+        key = (tuple(dice[a] for dice in self.att_dice.values()),
+               min(a, max(self.most.values())) if self.reroll else 0)
+        plan = self._plans.get(key)
+        if plan is None:
+            ranks = [None] + [self._rank(r, a) for r in range(1, GENERAL_ATTACK)]
+            general = _general_attack(self.att_dice[GENERAL_ATTACK][a], min(a, 2) if self.reroll else 0,
+                                      self.size, self.reroll, self.exact)
+            plan = self._plans[key] = _Plan(ranks, general)
+        else:
+            plan.rows += 1
+            if plan.rows == 3 and not self.exact:
+                plan.first = self._first_matrix(plan)
+        return plan
+
+    def _first_matrix(self, plan: "_Plan"):
+        """For a row kind that several rows share (floats): the matrix from the row's inflow at
+        stages 1-4, [(stage, flag, d)], to its stage-1 vector b (I - M)^-1 (module comment)."""
+        np, n, flags, fresh = self.np, self.size, self.flags, self.fresh
+        ranks = plan.ranks[1:]
+        loop = np.linalg.inv(np.eye(n) - self._loop_matrix(ranks, plan.general, n))
+        # after[s]: from (flag, d) at stage s + 2 to stage 1 of the next cycle, as [flag][d, d']
+        after = [[plan.general[f * n:(f + 1) * n, :n] for f in range(flags)]]
+        for r in reversed(ranks[1:]):
+            after.insert(0, after[0] if r is None else self._through(r, after[0], n))
+        blocks = []
+        for stage_after in [None] + after:
+            for f in range(flags):
+                if stage_after is None:
+                    blocks.append(loop if f == fresh else np.zeros((n, n)))
+                else:
+                    blocks.append(stage_after[f] @ loop)
+        return _frozen(np.concatenate(blocks))
+
+    def _through(self, r: _Rank, m: list, k: int) -> list:
+        """The no-hit part of rank r over d < k followed by m ([flag][d, d'])."""
+        after = [r.single[:k, :k] @ y for y in m]
+        return [sum(r.no_hit_by_flag[into, out, :k, None] * after[out] for out in range(self.flags))
+                for into in range(self.flags)]
+
+    def _first(self, plan: "_Plan", b):
         """The row's stage-1 vector b (I - M)^-1 (module comment above): the series b + b M + ...
-        trip by trip; with floats, a loop still going after a few trips is solved instead, over
-        the units left where it still carries probability (M, or its inverse when rows share it,
-        is kept)."""
+        trip by trip, to its end with fractions; with floats while it dies out fast, and a loop
+        still going after three trips is solved over the d where it still carries probability."""
         np, n, fresh = self.np, self.size, self.fresh
-        trip = [r[3] for r in ranks[1:] if r is not None] + [general[:, :n]]
+        trip = [r.no_hit for r in plan.ranks[1:] if r is not None] + [plan.general[:, :n]]
         trip[0] = trip[0][fresh * n:(fresh + 1) * n]
         first, left = b.copy(), b
         for trips in itertools.count(1):
             for step in trip:
                 left = left @ step
             first += left
-            if not left.any() or (not self.exact and left.sum() < _TAIL):
+            if self.exact:
+                if not left.any():
+                    return first
+            elif left.sum() < _TAIL:
                 return first
-            if trips == 3 and not self.exact:
+            elif trips == 3:
                 break
         # d from k up carries less than half the tail: the loop is solved over d < k
         k = n - int(np.searchsorted(np.cumsum(left[::-1]), _TAIL / 2))
-        key = tuple(r[0] if r else None for r in ranks[1:]) + (id(general),)
-        loop = self._loops.get(key)                   # [M over d < its size, rows, (I - M)^-1 or None]
-        if loop is None or len(loop[0]) < k:
-            loop = self._loops[key] = [self._loop_matrix(ranks[1:], general, k), 0, None]
-        loop[1] += 1
-        if loop[2] is None and loop[1] >= 3:
-            loop[2] = np.linalg.inv(np.eye(len(loop[0])) - loop[0])
-        m = loop[0][:k, :k]
-        rest = left[:k] @ m
-        first[:k] += rest @ loop[2][:k, :k] if loop[2] is not None else np.linalg.solve((np.eye(k) - m).T, rest)
+        m = self._loop_matrix(plan.ranks[1:], plan.general, k)
+        first[:k] += np.linalg.solve((np.eye(k) - m).T, left[:k] @ m)
         return first
 
     def _loop_matrix(self, ranks, general, k: int):
         """M over d < k: one trip round the row's cycle without a hit for the defender, from d
         at stage 1 (the fresh flag) to d' at stage 1 of the next cycle (d only falls, so d < k
         stays below k)."""
-        np, n, fresh = self.np, self.size, self.fresh
-        both = np.concatenate([np.arange(k) + flag * n for flag in range(self.flags)])
-        m = general[both, :k]
+        n = self.size
+        # m[f][d, d']: from (flag f, d) before the stage, to d' at stage 1 of the next cycle
+        m = [general[f * n:f * n + k, :k] for f in range(self.flags)]
         for r in reversed(ranks):
             if r is not None:
-                m = r[3][np.ix_(both, both)] @ m
-        return m[fresh * k:(fresh + 1) * k]
+                m = self._through(r, m, k)
+        return m[self.fresh]
 
     def run(self) -> dict[tuple[int, int], Probability]:
-        n, exact, fresh, flags = self.size, self.exact, self.fresh, self.flags
+        n, fresh, flags = self.size, self.fresh, self.flags
         for a in range(self.A, 0, -1):
             inflow = self.inflow[a]
             if not inflow.any():
                 continue
-            ranks = [None] + [self._rank(r, a) for r in range(1, GENERAL_ATTACK)]
-            general = _general_attack(self.att_dice[GENERAL_ATTACK][a], min(a, 2) if self.reroll else 0,
-                                      n, self.reroll, exact)
-            # b: what reaches stage 1 of this row from outside the row's loop
-            v = inflow[2].reshape(-1)
-            for r in (2, 3):
-                if ranks[r] is not None:
-                    v = v @ ranks[r][3]
-                v = v + inflow[r + 1].reshape(-1)
+            plan = self._plan(a)
+            ranks, general = plan.ranks, plan.general
             x = self.stage1
-            x[fresh] = self._first(ranks, general, inflow[1, fresh] + v @ general[:, :n])
+            if plan.first is not None:          # a row like an earlier one: all of it at once
+                x[fresh] = inflow[1:].reshape(-1) @ plan.first
+            else:
+                # b: what reaches stage 1 of this row from outside the row's loop
+                v = inflow[2].reshape(-1)
+                for r in (2, 3):
+                    if ranks[r] is not None:
+                        v = v @ ranks[r].no_hit
+                    v = v + inflow[r + 1].reshape(-1)
+                x[fresh] = self._first(plan, inflow[1, fresh] + v @ general[:, :n])
             # the row, stage by stage, sending what the defender hit to the rows below
             for r in (1, 2, 3):
                 if ranks[r] is None:
                     x = inflow[r + 1] + x
                     continue
-                _, table, conv, _ = ranks[r]
-                y = ((x.reshape(-1) * table) @ conv).reshape(-1, flags, n)
+                y = ((x.reshape(-1) * ranks[r].table) @ ranks[r].conv).reshape(-1, flags, n)
                 self._send(r + 1, a, y)
                 x = inflow[r + 1] + y[0]
             self.ends_att[a] += x[:, 0].sum()
