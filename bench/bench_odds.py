@@ -1,8 +1,10 @@
 """Time `engine.risk_europe.odds.battle_odds` per battle, up to the largest battles the reserves
-allow, against the chain it replaced (tests/odds_reference.py), measured in the same run:
+allow, against the chain it replaced, measured in the same run:
 
-* old: the chain as it was before issue #15 (a dict of states, every rank's joint outcomes per
-  state), once per battle (seconds for the largest);
+* old: the chain as every battle was computed before issue #15, state by state with a dict of
+  probability mass and every rank's joint outcomes per state (`odds.chain_ends`, still the way
+  exact fractions are computed), in floats, its tables built, once per battle (seconds for the
+  largest);
 * cold: the row sweep in a process whose tables are empty (the first battle of its size);
 * computed: the tables by dice count built, the battle and the tables of its armies not (what a
   corpus of distinct battles costs; the median of several);
@@ -27,7 +29,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.risk_europe import RULESET, odds  # noqa: E402
 from engine.risk_europe.state import Units  # noqa: E402
-from tests.odds_reference import reference_outcomes  # noqa: E402
 
 TARGET_MS = 10.0      # issue #15: any battle the reserves allow
 
@@ -104,9 +105,12 @@ def timings(att: Units, dfn: Units, castle: bool, policy: odds.Policy,
 
 
 def old_ms(att: Units, dfn: Units, castle: bool, policy: odds.Policy) -> float:
-    """The replaced chain, its rank tables built (as `computed`), once."""
-    reference_outcomes(Units(footman=1), Units(footman=1), castle, policy)
-    return _ms(lambda: reference_outcomes(att, dfn, castle, policy))
+    """The replaced chain, its rank tables built (a first run builds them), once."""
+    order = policy.casualty_order
+    reroll = policy.reroll if castle and policy.reroll != "never" else None
+    sides = odds.armies_left(att, order), odds.armies_left(dfn, order)
+    odds.chain_ends(*sides, castle, reroll, exact=False)
+    return _ms(lambda: odds.chain_ends(*sides, castle, reroll, exact=False))
 
 
 # The worked examples of docs/odds.md: (battle, `ledger odds` options).
@@ -149,13 +153,13 @@ def main() -> None:
           f"{'(CPU ms)':>8} {'warm ms':>8} {'old/computed':>12}")
     worst = worst_cpu = 0.0
     for label, att, dfn, castle, policy in battles():
-        old = old_ms(att, dfn, castle, policy)
         cold, computed, cpu, warm = timings(att, dfn, castle, policy)
+        old = old_ms(att, dfn, castle, policy)
         worst, worst_cpu = max(worst, computed), max(worst_cpu, cpu)
         print(f"{label:58} {att.total * dfn.total * 8:>6} {old:>8.2f} {cold:>8.2f} {computed:>11.2f} "
               f"{cpu:>8.2f} {warm:>8.4f} {old / computed:>11.1f}x")
     print(f"states: the bound A x D x 4 ranks x 2 (re-roll available or not); old: the chain #15 replaced "
-          f"(tests/odds_reference.py), once; cold: empty tables; computed: tables built, battle not "
+          f"(odds.chain_ends), once; cold: empty tables; computed: tables built, battle not "
           f"memoized (median of 7, wall clock and this thread's CPU time); slowest computed "
           f"{worst:.1f} ms wall, {worst_cpu:.1f} ms CPU (target < {TARGET_MS:.0f} ms)")
 

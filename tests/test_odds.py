@@ -16,13 +16,12 @@ import pytest
 from typer.testing import CliRunner
 
 from engine.risk_europe.odds import (
-    CHEAPEST_FIRST, BattleParseError, Policy, army_after_losses, armies_left, battle_odds, format_battle, luck,
+    CHEAPEST_FIRST, BattleParseError, Policy, army_after_losses, armies_left, battle_odds, chain_ends, format_battle, luck,
     next_rank, parse_battle, parse_casualty_order, rank_classes,
 )
 from engine.risk_europe.battles import _first_rank
 from engine.risk_europe.state import Units
 from ledger.cli import app
-from tests.odds_reference import reference_outcomes
 
 ROOT = Path(__file__).resolve().parent.parent
 F, A, C, S = (Units(footman=1), Units(archer=1), Units(cavalry=1), Units(siege=1))
@@ -157,7 +156,7 @@ def test_never_rerolling_is_the_same_as_no_castle():
     assert battle_odds(att, dfn, True, Policy(reroll="never")).outcomes == battle_odds(att, dfn, False).outcomes
 
 
-# --- the row sweep against the chain it replaced (issue #15) ---------------------------------------
+# --- the row sweep (floats) against the chain, state by state (issue #15) ------------------------
 
 SWEEP_ARMIES = [army(f, a, c, s) for f, a, c, s in itertools.product((0, 3), range(2), range(3), range(2))
                 if f + a + c + s]
@@ -169,8 +168,15 @@ def _ends(o) -> dict:
     return {(a.total, d.total): p for a, d, p in o.outcomes}
 
 
+def reference_outcomes(att: Units, dfn: Units, castle: bool, policy: Policy, exact: bool = False) -> dict:
+    """The battle's ends by the chain, state by state (the computation the row sweep replaced)."""
+    order = policy.casualty_order
+    reroll = policy.reroll if castle and policy.reroll != "never" else None
+    return chain_ends(armies_left(att, order), armies_left(dfn, order), castle, reroll, exact=exact)
+
+
 @pytest.mark.parametrize("policy", SWEEP_POLICIES, ids=lambda p: "-".join(p.casualty_order) + "-" + p.reroll)
-def test_the_row_sweep_gives_the_old_chains_odds_on_a_grid_of_battles(policy):
+def test_the_row_sweep_gives_the_chains_odds_on_a_grid_of_battles(policy):
     """Every battle of up to 3 footmen, 1 archer, 2 cavalry and 1 siege weapon a side, with and
     without a castle: the same ends with the same probabilities (floats, to 1e-12)."""
     for att, dfn, castle in itertools.product(SWEEP_ARMIES, SWEEP_ARMIES, (False, True)):
@@ -184,15 +190,16 @@ def test_the_row_sweep_gives_the_old_chains_odds_on_a_grid_of_battles(policy):
     (army(f=3, c=2), army(f=1, s=1)), (army(c=1, s=1), army(f=6)),
 ])
 @pytest.mark.parametrize("castle", [False, True])
-def test_the_row_sweep_gives_the_old_chains_fractions_exactly(att, dfn, castle):
+def test_the_row_sweep_gives_the_chains_exact_fractions_to_1e_12(att, dfn, castle):
     for policy in SWEEP_POLICIES[:3]:
-        assert _ends(battle_odds(att, dfn, castle, policy, exact=True)) == \
-            reference_outcomes(att, dfn, castle, policy, exact=True)
+        new, exact = _ends(battle_odds(att, dfn, castle, policy)), reference_outcomes(att, dfn, castle, policy, True)
+        assert new.keys() == exact.keys() and sum(exact.values()) == 1
+        assert max(abs(new[k] - float(exact[k])) for k in exact) < 1e-12
 
 
 @pytest.mark.parametrize("text", ["12F 4A 2C 2S vs 10F 6A 2C castle", "20F 2A vs 18F 3C castle",
                                   "10F 3A 3C 2S vs 12F 2A 2C 1S"])
-def test_the_row_sweep_gives_the_old_chains_odds_on_bigger_battles(text):
+def test_the_row_sweep_gives_the_chains_odds_on_bigger_battles(text):
     """Battles where a row's loop (cycles without a hit for the defender) is solved, not summed."""
     att, dfn, castle = parse_battle(text)
     for policy in (Policy(), Policy(casualty_order=parse_casualty_order("SCAF"))):

@@ -30,15 +30,16 @@ engine/risk_europe/engine.py, `expected_dice`, `rank_hits`, `_first_rank`):
 
 * The state space is small because a casualty policy fixes which units are left after `k` losses:
   a side's army is a number (units left), and a battle of `A` against `D` units has at most
-  `A x D x 4 x 2` states. They are swept one attacker count (a ROW) at a time, every defender
-  count of the row at once as numpy vectors: per rank, the defender's hit distribution for each
-  defender count times the attacker's hits as a matrix (the two sides' hits in ranks 1-3 are
-  independent, and each side's dice depend only on its own units), built once per dice count and
-  memoized. The one loop inside a row (cycles in which the defender scores no hit) is a
-  triangular linear system. Floats or exact Fractions (the same sweep on object arrays); results
-  are memoized per battle and policy. The section "the row sweep" below has the details; the
-  chain it replaced (a dict of states, every rank's joint outcomes per state) is kept in
-  tests/odds_reference.py, and tests/test_odds.py checks that both agree.
+  `A x D x 4 x 2` states. With floats (the default) they are swept one attacker count (a ROW) at
+  a time, every defender count of the row at once as numpy vectors: per rank, the defender's hit
+  distribution for each defender count times the attacker's hits as a matrix (the two sides' hits
+  in ranks 1-3 are independent, and each side's dice depend only on its own units), built once
+  per dice count and memoized; the one loop inside a row (cycles in which the defender scores no
+  hit) is a triangular linear system (section "the row sweep"). With exact Fractions
+  (`exact=True`) the chain is visited one state at a time with a dict of probability mass, every
+  rank's joint outcomes per state (`chain_ends`: what every battle was computed with before issue
+  #15, and what tests/test_odds.py checks the sweep against). Results are memoized per battle and
+  policy.
 
 `luck(odds, attacker_lost, defender_lost)` is outcome minus expectation for a battle that was
 fought. `odds_of(text)` is RULESET.odds: the battle and the policy in words, as `ledger odds` takes
@@ -308,13 +309,68 @@ def _battle_odds(attacker: Units, defender: Units, castle: bool, policy: Policy,
     order = policy.casualty_order
     att_left, def_left = armies_left(attacker, order), armies_left(defender, order)
     reroll = policy.reroll if castle and policy.reroll != "never" else None
-    ends = _RowSweep(att_left, def_left, reroll, exact).run()
+    ends = chain_ends(att_left, def_left, castle, reroll, exact=True) if exact else \
+        _RowSweep(att_left, def_left, reroll).run()
     outcomes = tuple((att_left[a], def_left[d], p) for (a, d), p in sorted(ends.items(), reverse=True))
     return BattleOdds(attacker, defender, castle, policy, outcomes)
 
 
 # ---------------------------------------------------------------------------------------------
-# the row sweep
+# the chain, state by state (exact fractions)
+# ---------------------------------------------------------------------------------------------
+
+def chain_ends(att_left: list[Units], def_left: list[Units], castle: bool, reroll: str | None, *,
+               exact: bool) -> dict[tuple[int, int], Probability]:
+    """The battle's ends {(attacker's units left, defender's units left): probability}, the chain
+    visited one state (a, d, rank, re-roll available) at a time with a dict of probability mass,
+    every rank's joint outcomes per state: what `battle_odds(exact=True)` computes with
+    Fractions (the row sweep below is numpy's floats), and what the sweep is checked against
+    (tests/test_odds.py). `att_left[n]` / `def_left[n]`: each army with n units left; `reroll`:
+    the castle re-roll policy, None without one."""
+    zero: Probability = Fraction(0) if exact else 0.0
+    att_ranks = [_ranks_present(army) for army in att_left]
+    def_ranks = [_ranks_present(army) for army in def_left]
+    A, D = len(att_left) - 1, len(def_left) - 1
+    # mass[(a, d, rank, re-roll available)]: every move goes to fewer units, or to the same units
+    # and a later rank, so the loops visit each state after everything that leads to it
+    mass: dict[tuple[int, int, int, bool], Probability] = defaultdict(lambda: zero)
+    mass[A, D, _NEXT_RANK[att_ranks[A] | def_ranks[D]][1], castle] = zero + 1
+    ends: dict[tuple[int, int], Probability] = defaultdict(lambda: zero)
+    for a in range(A, 0, -1):
+        for d in range(D, 0, -1):
+            for rank in range(1, GENERAL_ATTACK + 1):
+                for can_reroll in (True, False):
+                    p = mass.pop((a, d, rank, can_reroll), None)
+                    if not p:
+                        continue
+                    na, nd = expected_dice(rank, att_left[a], def_left[d])
+                    rerolling = reroll if can_reroll and nd else None
+                    start = rank + 1 if rank < GENERAL_ATTACK else 1
+                    # the below-average rule counts hits up to the attacker's army (at most nd)
+                    for q, ah, dh, used in rank_outcomes(rank, na, nd, rerolling,
+                                                         min(a, nd) if rerolling else 0, exact):
+                        a2, d2 = max(a - dh, 0), max(d - ah, 0)
+                        if a2 == 0 or d2 == 0:
+                            ends[a2, d2] += p * q
+                        else:
+                            r2 = _NEXT_RANK[att_ranks[a2] | def_ranks[d2]][start]
+                            again = can_reroll and not used if start > 1 else castle
+                            mass[a2, d2, r2, again] += p * q
+    return dict(ends)
+
+
+def _ranks_present(army: Units) -> int:
+    """Bit r set for each rank 1-3 that `army` has units for."""
+    return sum(1 << rank for rank, unit in RANK_UNIT.items() if getattr(army, unit))
+
+
+# _NEXT_RANK[ranks present][start]: `next_rank` as a table over the bits of `_ranks_present`.
+_NEXT_RANK = [[next((r for r in range(start, GENERAL_ATTACK) if bits >> r & 1), GENERAL_ATTACK)
+               for start in range(GENERAL_ATTACK + 1)] for bits in range(1 << GENERAL_ATTACK)]
+
+
+# ---------------------------------------------------------------------------------------------
+# the row sweep (floats)
 # ---------------------------------------------------------------------------------------------
 #
 # The chain's states are (a, d, stage, re-roll available): a attacker units and d defender units
@@ -325,7 +381,7 @@ def _battle_odds(attacker: Units, defender: Units, castle: bool, policy: Policy,
 # the next cycle, where the re-roll is available again when there is a castle.
 #
 # The sweep takes the attacker's counts a = A..1 in turn, one ROW at a time, and handles a row's
-# states for every d at once, as vectors over d (numpy arrays: float64, or Fractions when exact).
+# states for every d at once, as vectors over d (numpy float64 arrays).
 # What a stage of row a sends to row a - h (the defender hit h units) is added to that row's
 # inflow, so a row is complete once the rows above it have been swept. In ranks 1-3 the
 # attacker's hits do not depend on d (its army is fixed by a) and the defender's hits do not
@@ -338,11 +394,11 @@ def _battle_odds(attacker: Units, defender: Units, castle: bool, policy: Policy,
 # A row's one loop: a cycle in which the defender scores no hit comes back to stage 1 of the same
 # row, at a smaller d. The row's stage-1 vector is therefore b + b M + b M^2 + ... = b (I - M)^-1,
 # with b what reaches stage 1 of the row from outside the loop and M one trip round the cycle
-# without a hit for the defender. M lowers d by at least one unit (it is strictly triangular), so
-# the series is finite and is summed exactly with fractions. With floats it is summed while it
-# dies out fast (what goes on round the loop below 2^-70 of the battle's probability, far under a
-# float's own rounding); a loop still going after three trips is solved as the triangular system
-# it is, over the d where it still carries probability, and rows that share a loop share M.
+# without a hit for the defender. M lowers d by at least one unit (it is strictly triangular):
+# the series is summed while it dies out fast (what goes on round the loop below 2^-70 of the
+# battle's probability, far under a float's own rounding); a loop still going after three trips is
+# solved as the triangular system it is, over the d where it still carries probability, and a loop
+# that several rows share is inverted once.
 #
 # Where the defender is gone (d = 0) the battle is over: that mass rides through stages 1-3
 # unchanged and is counted at stage 4, where the General Attack's matrix drops it.
@@ -350,9 +406,9 @@ def _battle_odds(attacker: Units, defender: Units, castle: bool, policy: Policy,
 _TAIL = 2.0 ** -70
 
 
-def _zeros(shape: tuple[int, ...], exact: bool):
+def _zeros(shape: tuple[int, ...]):
     import numpy as np
-    return np.full(shape, Fraction(0), dtype=object) if exact else np.zeros(shape)
+    return np.zeros(shape)
 
 
 def _frozen(array):
@@ -375,37 +431,37 @@ def _grown_table(key: tuple, size: int, build: Callable[[int], Any]):
 
 
 @lru_cache(maxsize=None)
-def _attacker_hits(rank: int, dice: int, size: int, exact: bool):
+def _attacker_hits(rank: int, dice: int, size: int):
     """Rank 1-3: the matrix over d -> d' of the attacker's hits with `dice` dice (hits beyond d
     stop at 0; d = 0 stays where it is)."""
     def build(room: int):
-        m = _zeros((room, room), exact)
+        m = _zeros((room, room))
         m[0, 0] = 1
-        for q, ah, _, _ in rank_outcomes(rank, dice, 0, None, 0, exact):
+        for q, ah, _, _ in rank_outcomes(rank, dice, 0, None, 0, False):
             for d in range(1, room):
                 m[d, max(d - ah, 0)] += q
         return m
-    return _frozen(_grown_table(("attacker", rank, dice, exact), size, build)[:size, :size].copy())
+    return _frozen(_grown_table(("attacker", rank, dice), size, build)[:size, :size].copy())
 
 
 @lru_cache(maxsize=None)
-def _defender_hits(rank: int, most_dice: int, cap: int, reroll: str | None, exact: bool):
+def _defender_hits(rank: int, most_dice: int, cap: int, reroll: str | None):
     """Rank 1-3: the defender's hits by its dice count k = 0..most_dice, as an array [kind, hits,
     k]: kind 0 the re-roll used (re-roll available before: the flag goes to "used"), 1 no re-roll
     available, 2 the re-roll available and not used. The below-average rule counts hits up to
     the attacker's units: `cap` is min(a, most_dice), which is min(a, k) for every k."""
-    t = _zeros((3, most_dice + 1, most_dice + 1), exact)
+    t = _zeros((3, most_dice + 1, most_dice + 1))
     for k in range(most_dice + 1):
-        for q, _, dh, _ in rank_outcomes(rank, 0, k, None, 0, exact):
+        for q, _, dh, _ in rank_outcomes(rank, 0, k, None, 0, False):
             t[1, dh, k] += q
         rerolling = reroll if k else None
-        for q, _, dh, used in rank_outcomes(rank, 0, k, rerolling, min(cap, k) if rerolling else 0, exact):
+        for q, _, dh, used in rank_outcomes(rank, 0, k, rerolling, min(cap, k) if rerolling else 0, False):
             t[0 if used else 2, dh, k] += q
     return _frozen(t)
 
 
 @lru_cache(maxsize=None)
-def _general_attack(att_dice: int, cap: int, size: int, reroll: str | None, exact: bool):
+def _general_attack(att_dice: int, cap: int, size: int, reroll: str | None):
     """Rank 4 for a row whose attacker rolls `att_dice` dice: the matrix from (flag, d) to
     (defender's hits, d'), flag 0 no re-roll available and, when `reroll`, 1 re-roll available;
     the defender rolls min(2, d) dice, d = 0 (the battle is over) goes nowhere. `cap` is min(a, 2)
@@ -413,16 +469,16 @@ def _general_attack(att_dice: int, cap: int, size: int, reroll: str | None, exac
     flags = 2 if reroll else 1
 
     def build(room: int):
-        m = _zeros((flags, room, 3, room), exact)
+        m = _zeros((flags, room, 3, room))
         for flag in range(flags):
             rerolling = reroll if flag else None
             for d in range(1, room):
                 nd = min(2, d)
                 for q, ah, dh, _ in rank_outcomes(GENERAL_ATTACK, att_dice, nd, rerolling,
-                                                  min(cap, nd) if rerolling else 0, exact):
+                                                  min(cap, nd) if rerolling else 0, False):
                     m[flag, d, dh, max(d - ah, 0)] += q
         return m
-    room = _grown_table(("general", att_dice, cap, reroll, exact), size, build)
+    room = _grown_table(("general", att_dice, cap, reroll), size, build)
     return _frozen(room[:, :size, :, :size].reshape(flags * size, 3 * size))
 
 
@@ -448,21 +504,20 @@ def _army_dice(army: Units) -> tuple[tuple[int, int], ...]:
 
 
 @lru_cache(maxsize=4096)
-def _rank_tables(rank: int, dice: int, cap: int, def_dice: tuple[int, ...], reroll: str | None,
-                 exact: bool) -> _Rank:
+def _rank_tables(rank: int, dice: int, cap: int, def_dice: tuple[int, ...], reroll: str | None) -> _Rank:
     """Rank 1-3 of a row whose attacker rolls `dice` dice, against a defender rolling def_dice[d]
     dice with d units left (`cap`: min(a, the defender's most dice), for the re-roll rule)."""
     import numpy as np
     n, flags, most = len(def_dice), 2 if reroll else 1, def_dice[-1]
-    hits = _defender_hits(rank, most, cap, reroll, exact)[:, :, np.array(def_dice, dtype=np.intp)]
-    single = _attacker_hits(rank, dice, n, exact)
-    table = _zeros((most + 1, flags, flags * n), exact)
+    hits = _defender_hits(rank, most, cap, reroll)[:, :, np.array(def_dice, dtype=np.intp)]
+    single = _attacker_hits(rank, dice, n)
+    table = _zeros((most + 1, flags, flags * n))
     table[:, 0, :n] = hits[1]                   # no re-roll available: none after
     if flags == 2:
         table[:, 0, n:] = hits[0]               # available before, used
         table[:, 1, n:] = hits[2]               # available before, not used
     table = table.reshape((most + 1) * flags, flags * n)
-    no_hit = _zeros((flags * n, flags * n), exact)
+    no_hit = _zeros((flags * n, flags * n))
     for into in range(flags):
         for out in range(flags):
             no_hit[into * n:(into + 1) * n, out * n:(out + 1) * n] = \
@@ -490,12 +545,12 @@ class _RowSweep:
     probability} of the ends. Arrays over (flag, d) are laid out flag-major, flag 0 no re-roll
     available, 1 available (only with a castle); a stage's output is [defender's hits, flag, d']."""
 
-    def __init__(self, att_left: list[Units], def_left: list[Units], reroll: str | None, exact: bool):
+    def __init__(self, att_left: list[Units], def_left: list[Units], reroll: str | None):
         import numpy as np
         self.np = np
         self.A, self.D = len(att_left) - 1, len(def_left) - 1
         self.size = n = self.D + 1
-        self.reroll, self.exact = reroll, exact
+        self.reroll = reroll
         self.flags = 2 if reroll else 1
         self.fresh = self.flags - 1          # the flag at stage 1: with a castle, the re-roll is back
         # dice by units left: att_dice[rank][a], def_dice[rank][d] (the engine's expected_dice)
@@ -507,11 +562,11 @@ class _RowSweep:
         self._ranks: dict = {}
         self._plans: dict = {}
         # inflow[a, stage, flag, d]: what has reached row a at a stage from the rows above
-        self.inflow = _zeros((self.A + 1, GENERAL_ATTACK + 1, self.flags, n), exact)
+        self.inflow = _zeros((self.A + 1, GENERAL_ATTACK + 1, self.flags, n))
         self.inflow[self.A, 1, self.fresh, self.D] = 1
-        self.stage1 = _zeros((self.flags, n), exact)
-        self.ends_att = _zeros((self.A + 1,), exact)    # [a]: (a, 0), the attacker takes the territory
-        self.ends_def = _zeros((n,), exact)             # [d]: (0, d), the defender holds (d = 0: both gone)
+        self.stage1 = _zeros((self.flags, n))
+        self.ends_att = _zeros((self.A + 1,))    # [a]: (a, 0), the attacker takes the territory
+        self.ends_def = _zeros((n,))             # [d]: (0, d), the defender holds (d = 0: both gone)
 
     def _rank(self, rank: int, a: int) -> _Rank | None:
         """Rank 1-3 of row a, or None when neither side rolls dice in it (the stage changes
@@ -522,7 +577,7 @@ class _RowSweep:
         key = (rank, dice, min(a, most) if self.reroll else 0)
         found = self._ranks.get(key)
         if found is None:
-            found = self._ranks[key] = _rank_tables(*key, self.def_dice[rank], self.reroll, self.exact)
+            found = self._ranks[key] = _rank_tables(*key, self.def_dice[rank], self.reroll)
         return found
 
     def _plan(self, a: int) -> "_Plan":
@@ -534,11 +589,11 @@ class _RowSweep:
         if plan is None:
             ranks = [None] + [self._rank(r, a) for r in range(1, GENERAL_ATTACK)]
             general = _general_attack(self.att_dice[GENERAL_ATTACK][a], min(a, 2) if self.reroll else 0,
-                                      self.size, self.reroll, self.exact)
+                                      self.size, self.reroll)
             plan = self._plans[key] = _Plan(ranks, general)
         else:
             plan.rows += 1
-            if plan.rows == 3 and not self.exact:
+            if plan.rows == 3:
                 plan.first = self._first_matrix(plan)
         return plan
 
@@ -579,12 +634,9 @@ class _RowSweep:
             for step in trip:
                 left = left @ step
             first += left
-            if self.exact:
-                if not left.any():
-                    return first
-            elif left.sum() < _TAIL:
+            if left.sum() < _TAIL:
                 return first
-            elif trips == 3:
+            if trips == 3:
                 break
         # d from k up carries less than half the tail: the loop is solved over d < k
         k = n - int(np.searchsorted(np.cumsum(left[::-1]), _TAIL / 2))
