@@ -16,7 +16,8 @@ import pytest
 from typer.testing import CliRunner
 
 from engine.risk_europe.odds import (
-    CHEAPEST_FIRST, BattleParseError, Policy, army_after_losses, armies_left, battle_odds, chain_ends, format_battle, luck,
+    CHEAPEST_FIRST, BattleParseError, Policy, army_after_losses, armies_left, battle_odds, chain_ends,
+    sweep_ends, format_battle, luck,
     next_rank, parse_battle, parse_casualty_order, rank_classes,
 )
 from engine.risk_europe.battles import _first_rank
@@ -168,11 +169,21 @@ def _ends(o) -> dict:
     return {(a.total, d.total): p for a, d, p in o.outcomes}
 
 
+def _sides(att: Units, dfn: Units, castle: bool, policy: Policy) -> tuple:
+    order = policy.casualty_order
+    return armies_left(att, order), armies_left(dfn, order), \
+        policy.reroll if castle and policy.reroll != "never" else None
+
+
 def reference_outcomes(att: Units, dfn: Units, castle: bool, policy: Policy, exact: bool = False) -> dict:
     """The battle's ends by the chain, state by state (the computation the row sweep replaced)."""
-    order = policy.casualty_order
-    reroll = policy.reroll if castle and policy.reroll != "never" else None
-    return chain_ends(armies_left(att, order), armies_left(dfn, order), castle, reroll, exact=exact)
+    att_left, def_left, reroll = _sides(att, dfn, castle, policy)
+    return chain_ends(att_left, def_left, castle, reroll, exact=exact)
+
+
+def swept(att: Units, dfn: Units, castle: bool, policy: Policy) -> dict:
+    """The battle's ends by the row sweep, whatever its size."""
+    return sweep_ends(*_sides(att, dfn, castle, policy))
 
 
 @pytest.mark.parametrize("policy", SWEEP_POLICIES, ids=lambda p: "-".join(p.casualty_order) + "-" + p.reroll)
@@ -180,7 +191,7 @@ def test_the_row_sweep_gives_the_chains_odds_on_a_grid_of_battles(policy):
     """Every battle of up to 3 footmen, 1 archer, 2 cavalry and 1 siege weapon a side, with and
     without a castle: the same ends with the same probabilities (floats, to 1e-12)."""
     for att, dfn, castle in itertools.product(SWEEP_ARMIES, SWEEP_ARMIES, (False, True)):
-        new, old = _ends(battle_odds(att, dfn, castle, policy)), reference_outcomes(att, dfn, castle, policy)
+        new, old = swept(att, dfn, castle, policy), reference_outcomes(att, dfn, castle, policy)
         assert new.keys() == old.keys(), (att, dfn, castle)
         assert max(abs(new[k] - old[k]) for k in old) < 1e-12, (att, dfn, castle)
 
@@ -192,7 +203,7 @@ def test_the_row_sweep_gives_the_chains_odds_on_a_grid_of_battles(policy):
 @pytest.mark.parametrize("castle", [False, True])
 def test_the_row_sweep_gives_the_chains_exact_fractions_to_1e_12(att, dfn, castle):
     for policy in SWEEP_POLICIES[:3]:
-        new, exact = _ends(battle_odds(att, dfn, castle, policy)), reference_outcomes(att, dfn, castle, policy, True)
+        new, exact = swept(att, dfn, castle, policy), reference_outcomes(att, dfn, castle, policy, True)
         assert new.keys() == exact.keys() and sum(exact.values()) == 1
         assert max(abs(new[k] - float(exact[k])) for k in exact) < 1e-12
 
@@ -204,7 +215,7 @@ def test_the_row_sweep_gives_the_chains_odds_on_bigger_battles(text):
     att, dfn, castle = parse_battle(text)
     for policy in (Policy(), Policy(casualty_order=parse_casualty_order("SCAF"))):
         new, old = _ends(battle_odds(att, dfn, castle, policy)), reference_outcomes(att, dfn, castle, policy)
-        assert new.keys() <= old.keys()
+        assert new == swept(att, dfn, castle, policy) and new.keys() <= old.keys()
         assert max(abs(new.get(k, 0.0) - old[k]) for k in old) < 1e-12, text
 
 

@@ -36,10 +36,10 @@ engine/risk_europe/engine.py, `expected_dice`, `rank_hits`, `_first_rank`):
   in ranks 1-3 are independent, and each side's dice depend only on its own units), built once
   per dice count and memoized; the one loop inside a row (cycles in which the defender scores no
   hit) is a triangular linear system (section "the row sweep"). With exact Fractions
-  (`exact=True`) the chain is visited one state at a time with a dict of probability mass, every
-  rank's joint outcomes per state (`chain_ends`: what every battle was computed with before issue
-  #15, and what tests/test_odds.py checks the sweep against). Results are memoized per battle and
-  policy.
+  (`exact=True`), and for small battles (fewer than SWEEP_FROM states, where it is the faster),
+  the chain is visited one state at a time with a dict of probability mass, every rank's joint
+  outcomes per state (`chain_ends`: what every battle was computed with before issue #15, and
+  what tests/test_odds.py checks the sweep against). Results are memoized per battle and policy.
 
 `luck(odds, attacker_lost, defender_lost)` is outcome minus expectation for a battle that was
 fought. `odds_of(text)` is RULESET.odds: the battle and the policy in words, as `ledger odds` takes
@@ -309,23 +309,30 @@ def _battle_odds(attacker: Units, defender: Units, castle: bool, policy: Policy,
     order = policy.casualty_order
     att_left, def_left = armies_left(attacker, order), armies_left(defender, order)
     reroll = policy.reroll if castle and policy.reroll != "never" else None
-    ends = chain_ends(att_left, def_left, castle, reroll, exact=True) if exact else \
-        _RowSweep(att_left, def_left, reroll).run()
+    states = attacker.total * defender.total * GENERAL_ATTACK * (2 if reroll else 1)
+    ends = chain_ends(att_left, def_left, castle, reroll, exact=exact) if exact or states < SWEEP_FROM \
+        else sweep_ends(att_left, def_left, reroll)
     outcomes = tuple((att_left[a], def_left[d], p) for (a, d), p in sorted(ends.items(), reverse=True))
     return BattleOdds(attacker, defender, castle, policy, outcomes)
 
 
+# Battles of fewer states than this are computed state by state (chain_ends), larger ones by the
+# row sweep (sweep_ends): the same ends (tests/test_odds.py); the sweep's numpy calls cost more
+# than the chain's dict below about 500 states (measured: bench/README.md).
+SWEEP_FROM = 512
+
+
 # ---------------------------------------------------------------------------------------------
-# the chain, state by state (exact fractions)
+# the chain, state by state (exact fractions, and small battles)
 # ---------------------------------------------------------------------------------------------
 
 def chain_ends(att_left: list[Units], def_left: list[Units], castle: bool, reroll: str | None, *,
                exact: bool) -> dict[tuple[int, int], Probability]:
     """The battle's ends {(attacker's units left, defender's units left): probability}, the chain
     visited one state (a, d, rank, re-roll available) at a time with a dict of probability mass,
-    every rank's joint outcomes per state: what `battle_odds(exact=True)` computes with
-    Fractions (the row sweep below is numpy's floats), and what the sweep is checked against
-    (tests/test_odds.py). `att_left[n]` / `def_left[n]`: each army with n units left; `reroll`:
+    every rank's joint outcomes per state: what `battle_odds` computes with Fractions
+    (`exact=True`) and for battles of fewer than SWEEP_FROM states, and what the row sweep is
+    checked against (tests/test_odds.py). `att_left[n]` / `def_left[n]`: each army with n units left; `reroll`:
     the castle re-roll policy, None without one."""
     zero: Probability = Fraction(0) if exact else 0.0
     att_ranks = [_ranks_present(army) for army in att_left]
@@ -372,6 +379,12 @@ _NEXT_RANK = [[next((r for r in range(start, GENERAL_ATTACK) if bits >> r & 1), 
 # ---------------------------------------------------------------------------------------------
 # the row sweep (floats)
 # ---------------------------------------------------------------------------------------------
+
+def sweep_ends(att_left: list[Units], def_left: list[Units], reroll: str | None) -> dict[tuple[int, int], float]:
+    """The battle's ends {(attacker's units left, defender's units left): probability} in floats,
+    by the row sweep (below); the arguments as for `chain_ends` (a castle is `reroll` not None)."""
+    return _RowSweep(att_left, def_left, reroll).run()
+
 #
 # The chain's states are (a, d, stage, re-roll available): a attacker units and d defender units
 # left, about to roll stage 1-4 of the Ranked Attack Order. A rank neither side has dice for
