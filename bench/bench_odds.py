@@ -69,7 +69,8 @@ def battles() -> list[tuple[str, Units, Units, bool, odds.Policy]]:
 def _clear() -> None:
     """Empty every table the odds keep (as in a fresh process)."""
     for memo in (odds._battle_odds, odds.rank_classes, odds.rank_outcomes, odds._attacker_hits,
-                 odds._defender_hits, odds._general_attack, odds._rank_tables, odds._army_dice):
+                 odds._defender_hits, odds._general_attack, odds._rank_tables, odds._army_dice,
+                 odds._defender_table, odds._attacker_conv):
         memo.cache_clear()
     odds._grown.clear()
 
@@ -77,8 +78,8 @@ def _clear() -> None:
 def _forget_battle() -> None:
     """Forget the battle and the tables made for its armies (a rank's hits over the defender's
     counts), keep those by dice count: what a corpus of distinct battles costs."""
-    odds._battle_odds.cache_clear()
-    odds._rank_tables.cache_clear()
+    for memo in (odds._battle_odds, odds._rank_tables, odds._defender_table):
+        memo.cache_clear()
 
 
 def _ms(f, clock=time.perf_counter) -> float:

@@ -520,26 +520,39 @@ def _army_dice(army: Units) -> tuple[tuple[int, int], ...]:
 def _rank_tables(rank: int, dice: int, cap: int, def_dice: tuple[int, ...], reroll: str | None) -> _Rank:
     """Rank 1-3 of a row whose attacker rolls `dice` dice, against a defender rolling def_dice[d]
     dice with d units left (`cap`: min(a, the defender's most dice), for the re-roll rule)."""
+    n, flags = len(def_dice), 2 if reroll else 1
+    table, no_hit_by_flag = _defender_table(rank, cap, def_dice, reroll)
+    single, conv = _attacker_conv(rank, dice, n, flags)
+    no_hit = _zeros((flags * n, flags * n))
+    for into in range(flags):
+        for out in range(flags):
+            no_hit[into * n:(into + 1) * n, out * n:(out + 1) * n] = no_hit_by_flag[into, out][:, None] * single
+    return _Rank((rank, dice, cap), table, conv, _frozen(no_hit), single, no_hit_by_flag)
+
+
+@lru_cache(maxsize=1024)
+def _defender_table(rank: int, cap: int, def_dice: tuple[int, ...], reroll: str | None) -> tuple:
+    """A rank's defender side over d (for _Rank): (table, no_hit_by_flag)."""
     import numpy as np
     n, flags, most = len(def_dice), 2 if reroll else 1, def_dice[-1]
     hits = _defender_hits(rank, most, cap, reroll)[:, :, np.array(def_dice, dtype=np.intp)]
-    single = _attacker_hits(rank, dice, n)
     table = _zeros((most + 1, flags, flags * n))
     table[:, 0, :n] = hits[1]                   # no re-roll available: none after
     if flags == 2:
         table[:, 0, n:] = hits[0]               # available before, used
         table[:, 1, n:] = hits[2]               # available before, not used
     table = table.reshape((most + 1) * flags, flags * n)
-    no_hit = _zeros((flags * n, flags * n))
-    for into in range(flags):
-        for out in range(flags):
-            no_hit[into * n:(into + 1) * n, out * n:(out + 1) * n] = \
-                table[out, into * n:(into + 1) * n][:, None] * single
-    conv = np.concatenate([single] * flags)
     # no_hit_by_flag[in, out]: P(no hit for the defender, flag in -> out) over d
     no_hit_by_flag = table[:flags].reshape(flags, flags, n).transpose(1, 0, 2)
-    return _Rank((rank, dice, cap), _frozen(table), _frozen(conv), _frozen(no_hit), single,
-                 _frozen(no_hit_by_flag))
+    return _frozen(table), _frozen(no_hit_by_flag)
+
+
+@lru_cache(maxsize=None)
+def _attacker_conv(rank: int, dice: int, size: int, flags: int) -> tuple:
+    """A rank's attacker side (for _Rank): (its hits over d -> d', the same stacked once per flag)."""
+    import numpy as np
+    single = _attacker_hits(rank, dice, size)
+    return single, _frozen(np.concatenate([single] * flags))
 
 
 class _Plan:
