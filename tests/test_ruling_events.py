@@ -426,7 +426,7 @@ def test_blue_sees_orange_s_bid_only_once_the_bids_are_revealed():
     assert "Bids revealed: blue 2, orange 1, red 0, green 0" in steps[4]["notes"]
     # the text, and --round 0 (the bids come before round 1)
     text = run("replay", GAME42, "--as", "blue", "--round", 0).output.splitlines()
-    assert "  L3 #2 orange bids hidden" in text and "  L2 #1 blue bids 2" in text
+    assert "  L3 #2 orange bids (hidden)" in text and "  L2 #1 blue bids 2" in text
     revealed = text.index("      → Bids revealed: blue 2, orange 1, red 0, green 0")
     assert revealed > text.index("  L5 #4 green bids 0")
     assert "orange bids 1" in run("replay", GAME42, "--as", "orange", "--round", 0).output
