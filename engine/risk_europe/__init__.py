@@ -104,6 +104,7 @@ RULESET = Ruleset(
     redact=_views.redact,
     secrets=_views.secrets,
     legal_moves=_legal.legal_moves,
+    actors=_legal.actors,
     new_game=_live.new_game,
     chance=_live.chance,
     with_dice=_live.with_dice,
