@@ -119,12 +119,14 @@ def is_europe_chance(e: dict) -> bool:
     return e["type"] in ("DiceRolled", "TilesDrawn") or (e["type"] == "CardRevealed" and "dice" in e["payload"])
 
 
-def replay(client, created: dict, log: list[dict], upto: int | None = None) -> None:
+def replay(client, created: dict, log: list[dict], upto: int | None = None) -> list[int]:
     """Post the events of `log` (a Risk Europe bot log whose seed the server was given) up to seq
-    `upto` (exclusive; default all): each decision with its seat's token (the organizer's for
-    claims), the dice asked for with empty payloads; the server's own events are skipped."""
+    `upto` (exclusive; default all): each decision with its seat's token (a Mercenary Army's with
+    its controller's, the organizer's for claims), the dice asked for with empty payloads; the
+    server's own events are skipped. The seqs posted."""
     gid, seats, org = created["game"], created["seats"], created["organizer"]
     seed_event = get_ruleset("risk-europe").seed_event
+    posted = []
     for e in log[1:upto]:
         i = e["seq"]
         if client.get(f"/games/{gid}/state").json()["next_seq"] > i or e["type"] == seed_event:
@@ -134,6 +136,8 @@ def replay(client, created: dict, log: list[dict], upto: int | None = None) -> N
                                      if not (e["type"] == "DiceRerolled" and k == "rolls")}
         who = org if chance or e["actor"] is None else seats.get(e["actor"]) or seats[controller(client, gid, e["actor"])]
         post(client, gid, who, i, e["type"], e["actor"], payload)
+        posted.append(i)
+    return posted
 
 
 def controller(client, gid: str, army: str) -> str:

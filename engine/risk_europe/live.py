@@ -66,8 +66,10 @@ class _Reader:
 
 def chance(s: State, tape: Any) -> tuple[str, str | None, dict] | None:
     """The roll or draw the game waits for (`legal.chance_needed`), made with the tape's dice;
-    None when the next event is a decision. After a rank a castle could re-roll, these are the
-    next rank's dice: the defender decides by re-rolling (a decision) or asking for them."""
+    None when the next event is a decision. With Mercenary Armies, the top card of a Mercenary
+    deck once the turn before it has ended (TurnEnded): the game waits for no one then, so a
+    server flips it at once. After a rank a castle could re-roll, these are the next rank's
+    dice: the defender decides by re-rolling (a decision) or asking for them."""
     spec = chance_needed(s)
     if spec is None:
         return None
