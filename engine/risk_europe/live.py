@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 from engine.core.chance import draw
+from engine.core.dice import TapeReader
 from engine.risk_europe.board import default_data
 from engine.risk_europe.legal import Move, chance_needed, dice_for
 from engine.risk_europe.state import State
@@ -52,18 +53,6 @@ def new_game(players: tuple[str, ...], options: Mapping[str, str], dice: dict) -
     return start
 
 
-class _Reader:
-    """Dice read from a tape in order, from a given position."""
-
-    def __init__(self, tape: Any, start: int):
-        self.tape, self.at = tape, start
-
-    def roll(self, n: int) -> list[int]:
-        faces = self.tape.take(self.at, n)
-        self.at += n
-        return faces
-
-
 def chance(s: State, tape: Any) -> tuple[str, str | None, dict] | None:
     """The roll or draw the game waits for (`legal.chance_needed`), made with the tape's dice;
     None when the next event is a decision. With Mercenary Armies, the top card of a Mercenary
@@ -73,9 +62,9 @@ def chance(s: State, tape: Any) -> tuple[str, str | None, dict] | None:
     spec = chance_needed(s)
     if spec is None:
         return None
-    dice = _Reader(tape, s.dice_count)
+    dice = TapeReader(tape, s.dice_count)
     if spec.draw:
-        drawn, faces = draw(spec.pool, spec.draw, lambda: dice.roll(1)[0])
+        drawn, faces = draw(spec.pool, spec.draw, dice.die)
         actor = None if spec.event_type == "TilesDrawn" else spec.actor
         return spec.event_type, actor, spec.draw_payload(drawn, faces)
     return spec.event_type, None, spec.payload({p: dice.roll(n) for p, n in spec.dice})
@@ -86,5 +75,5 @@ def with_dice(s: State, type_: str, actor: str | None, payload: dict, tape: Any)
     spec = dice_for(s, Move(actor, type_, payload))
     if spec is None:
         return payload
-    dice = _Reader(tape, s.dice_count)
+    dice = TapeReader(tape, s.dice_count)
     return {**payload, **spec.payload({p: dice.roll(n) for p, n in spec.dice})}
