@@ -151,3 +151,85 @@ def post(client, gid: str, token: str, seq: int, type_: str, actor: str | None, 
                     json={"expected_seq": seq, "type": type_, "actor": actor, "payload": payload})
     assert r.status_code == status, (seq, type_, actor, r.text)
     return r.json()
+
+
+# --- seat clients whose bots choose live from /legal ----------------------------------------------
+
+class SeatClient:
+    """One seat at the table: its token, the log as it reads it (refreshed from the first event
+    it was shown redacted, since a secret revealed later changes that event), and a bot per actor
+    it plays (itself, a Mercenary Army it controls), from the ruleset's `bot` hook."""
+
+    def __init__(self, http, game: str, seat: str, token: str, ruleset: str, seed: str):
+        self.http, self.game, self.seat, self.token = http, game, seat, token
+        self.rs = get_ruleset(ruleset)
+        self.seed = seed
+        self.log: list[dict] = []
+        self.bots: dict[str, object] = {}
+        self.posted = 0
+
+    def refresh(self) -> list[dict]:
+        k = next((i for i, e in enumerate(self.log) if e.get("hash") is None), len(self.log))
+        r = self.http.get(f"/games/{self.game}/events", params={"since": k}, headers=auth(self.token))
+        assert r.status_code == 200, r.text
+        self.log[k:] = r.json()["events"]
+        return self.log
+
+    def act(self, actor: str) -> bool:
+        """Let `actor`'s bot choose one of its legal moves and post it; False when it has none to
+        make (no move for it, or it lets the moment pass)."""
+        r = self.http.get(f"/games/{self.game}/legal", headers=auth(self.token))
+        assert r.status_code == 200, r.text
+        legal = r.json()
+        moves = [m for m in legal["moves"] if m["actor"] == actor]
+        if not moves:
+            return False
+        bot = self.bots.get(actor)
+        if bot is None:
+            bot = self.bots[actor] = self.rs.bot(actor, f"{self.seed}:{actor}")
+        pick = bot.choose(self.refresh(), moves)
+        if pick is None:
+            return False
+        assert pick in moves, pick
+        post(self.http, self.game, self.token, legal["next_seq"], pick["type"], pick["actor"], pick["payload"])
+        self.posted += 1
+        return True
+
+
+def play_live(http, created: dict, claim, seed: str = "live", max_events: int = 20_000,
+              watch=None) -> dict[str, SeatClient]:
+    """Seat clients play the game `created` to its end, each bot choosing from its own legal
+    moves; the server makes the chance, the organizer claims the result when the rules give one
+    (`claim(result)`: the result event's payload), and the server reveals the seed. `watch(state)`
+    is called with the public state before each decision. The seats' clients, their logs read
+    once the game is over."""
+    gid, org = created["game"], created["organizer"]
+    ruleset = created["ruleset"]
+    rs = get_ruleset(ruleset)
+    seats = {p: SeatClient(http, gid, p, tok, ruleset, seed) for p, tok in created["seats"].items()}
+    claimed = False
+    while True:
+        state = http.get(f"/games/{gid}/state").json()
+        assert state["next_seq"] < max_events, "the game did not end"
+        actors = state["actors"]
+        if not actors:
+            events = http.get(f"/games/{gid}/events", params={"since": state["next_seq"] - 1}).json()
+            if events["events"][-1]["type"] == rs.seed_event:
+                break
+            assert state["over"] and not claimed, f"the game waits for no one at {state['next_seq']}"
+            post(http, gid, org, state["next_seq"], rs.result_event, None, claim(state["result"]))
+            claimed = True
+            continue
+        if watch is not None:
+            watch(state)
+        acted = False
+        for actor in actors:
+            order = [seats[actor]] if actor in seats else list(seats.values())
+            if any(c.act(actor) for c in order):
+                acted = True
+                break
+        assert acted, f"no one acts for {actors} at {state['next_seq']}"
+    for c in seats.values():
+        c.log = []
+        c.refresh()
+    return seats

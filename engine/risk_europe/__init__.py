@@ -108,6 +108,7 @@ RULESET = Ruleset(
     new_game=_live.new_game,
     chance=_live.chance,
     with_dice=_live.with_dice,
+    bot=_live.bot,
     describe=_narrate.describe_event,
     board_lines=_narrate.board_lines,
     section=_narrate.section,

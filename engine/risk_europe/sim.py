@@ -55,7 +55,7 @@ from engine.risk_europe.legal import (
     turn_actions, turn_end_chance, turn_end_moves,
 )
 from engine.risk_europe.variants import parse_variant
-from engine.risk_europe.bots import Bot
+from engine.risk_europe.bots import Bot, loyal_moves
 
 COLOURS = ("blue", "orange", "red", "green")
 PLAYERS = COLOURS                      # the basic game's players
@@ -140,16 +140,7 @@ class _Table:
 
     def loyal(self, army: str, moves: list[Move]) -> list[Move]:
         """A Mercenary Army's moves without those that turn on the player controlling it."""
-        boss = self.state.players[army].controller
-        if boss is None:
-            return moves
-        terr, data = self.state.terr, self.state.data
-
-        def hits_boss(m: Move) -> bool:
-            names = ([m.payload.get("to"), m.payload.get("target")]
-                     + [x["to"] for x in m.payload.get("moves", [])])
-            return any(terr[data.resolve(n)].owner == boss for n in names if n)
-        return [m for m in moves if not hits_boss(m)]
+        return loyal_moves(self.state, army, moves)
 
     def ask(self, player: str, moves: list[Move], optional: bool = False) -> Move | None:
         """The bot's choice among `moves`, checked by the engine (a rejected pick is dropped and

@@ -1,8 +1,10 @@
-"""Risk Legacy played live through a service (`ledger serve`): the start of a new game, and the
-chance a server makes from the game's seed.
+"""Risk Legacy played live through a service (`ledger serve`): the start of a new game, the
+chance a server makes from the game's seed, and the simulator's bots playing from the moves it
+offers.
 
     new_game(players, options, dice) -> GameStarted payload      RULESET.new_game
     chance(state, tape) -> (type, actor, payload) | None           RULESET.chance
+    bot(actor, seed).choose(log, moves) -> move | None             RULESET.bot
 
 (Whose decision the game waits for is `legal.actors`, RULESET.actors.)
 
@@ -27,10 +29,11 @@ from typing import Any, Mapping
 
 from engine.core.chance import draw
 from engine.core.dice import TapeReader
+from engine.core.views import HIDDEN
 from engine.risk_legacy import world as W
 from engine.risk_legacy.board import default_data
-from engine.risk_legacy.legal import actors, attack_dice, casualties_payload, chance_needed
-from engine.risk_legacy.state import State
+from engine.risk_legacy.legal import Move, actors, attack_dice, casualties_payload, chance_needed
+from engine.risk_legacy.state import MAIN, State
 
 OPTIONS = ("world", "campaign")
 
@@ -98,3 +101,132 @@ def chance(s: State, tape: Any) -> tuple[str, str | None, dict] | None:
     if cb.stage == "rolled":
         return "CasualtiesRemoved", None, casualties_payload(s)
     return None
+
+
+# --- bots that play live -------------------------------------------------------------------------
+
+def _foldable(type_: str, payload: dict) -> dict:
+    """A payload as a seat reads it, other seats' Scar cards redacted, in a form the engine judges:
+    a face-up deal shown in part becomes a face-down one (commitments the log does not open)."""
+    if type_ == "ScarCardsDealt" and isinstance(payload.get("cards"), dict):
+        return {"commitments": {p: HIDDEN for p in payload["cards"]}}
+    return payload
+
+
+def _nearest(moves: list[Move], key: str, want: int) -> Move:
+    return min(moves, key=lambda m: (abs(m.payload[key] - want), m.payload[key]))
+
+
+class LiveBot:
+    """RULESET.bot: the simulator's bot (engine.risk_legacy.sim.LegacyBot) playing one player live,
+    from the moves a service offers and the log as the player's seat reads it. Its choices are the
+    simulator's, taken from the moves offered: a Red Star bought when four cards allow, the
+    recruits on its front (with the trade it would make), the attack or expansion it likes (the
+    offered troop count nearest its own), its maneuver, the richest card, then TurnEnded; defending
+    with every die it may; a Scar card now and then on a fight over an HQ where it helps, else the
+    moment passes (None); a Missile where it turns the roll, else MissilesHeld; its move-in and its
+    reward."""
+
+    def __init__(self, actor: str, seed: str):
+        from engine.core.seat_fold import SeatFold
+        from engine.risk_legacy import RULESET
+        from engine.risk_legacy.sim import LegacyBot
+        self.actor = actor
+        self.bot = LegacyBot(actor, seed)
+        self.fold = SeatFold(RULESET, _foldable)
+
+    def choose(self, log: list[dict], moves: list[dict]) -> dict | None:
+        s = self.fold.state(log)
+        offered = [Move(m["actor"], m["type"], m["payload"]) for m in moves if m["actor"] == self.actor]
+        pick = self._pick(s, offered) if offered else None
+        return None if pick is None else {"actor": pick.actor, "type": pick.type, "payload": pick.payload}
+
+    def _pick(self, s: State, moves: list[Move]) -> Move | None:
+        by: dict[str, list[Move]] = {}
+        for m in moves:
+            by.setdefault(m.type, []).append(m)
+        bot, p = self.bot, self.actor
+        if "RewardChosen" in by:
+            return bot.reward(s, by["RewardChosen"])
+        if "FactionChosen" in by:
+            faction, t = bot.faction(s)
+            want = {"faction": faction, "territory": t}
+            return next((m for m in by["FactionChosen"] if m.payload == want), by["FactionChosen"][0])
+        if "MovedIn" in by:
+            return _nearest(by["MovedIn"], "troops", bot.move_in(s))
+        if "ScarPlaced" in by or "DefenceDeclared" in by:
+            return self._before_the_roll(s, by)
+        if "MissilesHeld" in by:
+            return self._missile(s, by.get("MissileFired", [])) or by["MissilesHeld"][0]
+        return self._turn(s, by)
+
+    def _before_the_roll(self, s: State, by: dict[str, list[Move]]) -> Move | None:
+        cb, p = s.combat, self.actor
+        hq = s.terr[cb.to].hq is not None                 # scars are kept for the fights over HQs
+        for m in by.get("ScarPlaced", []):
+            scar = m.payload["scar"]
+            useful = hq and ((scar == "bunker" and p == cb.defender) or (scar == "ammo_shortage" and p == cb.attacker))
+            if useful and self.bot.rng.random() < 0.2:
+                return m
+        defend = by.get("DefenceDeclared")
+        return max(defend, key=lambda m: m.payload["troops"]) if defend else None
+
+    def _missile(self, s: State, fire: list[Move]) -> Move | None:
+        """A Missile fired where it turns the roll: for its own side, or for the defender of an HQ
+        whose loss would give the attacker the game (the simulator's rule)."""
+        from engine.risk_legacy import engine as E
+        cb, p = s.combat, self.actor
+        _, _, a0, d0 = E.roll_result(s, cb)
+        hq = s.terr[cb.to].hq is not None
+        danger = hq and E.stars(s, cb.attacker) >= 3
+        for m in fire:
+            side = m.payload["side"]
+            trial = cb._replace(missiles=cb.missiles + ((side, m.payload["die"], p),))
+            _, _, a1, d1 = E.roll_result(s, trial)
+            if p == cb.attacker and side == "attacker" and hq and (a1 < a0 or d1 > d0):
+                return m
+            if (p == cb.defender or danger) and p != cb.attacker and side == "defender" and hq and (d1 < d0 or a1 > a0):
+                return m
+        return None
+
+    def _turn(self, s: State, by: dict[str, list[Move]]) -> Move | None:
+        from engine.risk_legacy import engine as E
+        from engine.risk_legacy.legal import best_trade
+        bot, p, f = self.bot, self.actor, s.flow
+        if "RedStarBought" in by:
+            return by["RedStarBought"][0]
+        if "JoinedWar" in by:
+            return bot.rng.choice(by["JoinedWar"])
+        if "Recruited" in by:
+            hand = s.players[p].hand
+            trade = best_trade(s, p) if E.resources_of(s, hand) >= bot.trade_at and len(hand) < 4 else []
+            target = bot.attack_base(s) or max(E.territories_of(s, p), key=lambda t: (s.terr[t].troops, t))
+            ranked = sorted(by["Recruited"], key=lambda m: (m.payload["cards"] != trade,
+                                                            target not in m.payload["placements"]))
+            return ranked[0]
+        att = bot.best_attack(s) if f.step <= MAIN else None
+        if att is not None:
+            got = [m for m in by.get("AttackDeclared", []) if (m.payload["from"], m.payload["to"]) == att[:2]]
+            if got:
+                return got[0]
+        exp = bot.best_expand(s) if f.step <= MAIN else None
+        if exp is not None:
+            got = [m for m in by.get("Expanded", []) if (m.payload["from"], m.payload["to"]) == exp[:2]]
+            if got:
+                return _nearest(got, "troops", exp[2])
+        man = bot.maneuver(s) if not f.maneuvered and f.step <= MAIN else None
+        if man is not None:
+            got = [m for m in by.get("Maneuvered", []) if (m.payload["from"], m.payload["to"]) == man[:2]]
+            if got:
+                return got[0]
+        card = bot.card(s) if "CardDrawn" in by else None
+        if card is not None:
+            got = [m for m in by["CardDrawn"] if m.payload["card"] == card["card"]]
+            if got:
+                return got[0]
+        return by["TurnEnded"][0] if "TurnEnded" in by else None
+
+
+def bot(actor: str, seed: str) -> LiveBot:
+    """RULESET.bot: a seeded Risk Legacy bot for live play (see LiveBot)."""
+    return LiveBot(actor, seed)
