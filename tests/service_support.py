@@ -197,12 +197,12 @@ class SeatClient:
 
 
 def play_live(http, created: dict, claim, seed: str = "live", max_events: int = 20_000,
-              watch=None) -> dict[str, SeatClient]:
+              watch=None, until=None) -> dict[str, SeatClient]:
     """Seat clients play the game `created` to its end, each bot choosing from its own legal
     moves; the server makes the chance, the organizer claims the result when the rules give one
     (`claim(result)`: the result event's payload), and the server reveals the seed. `watch(state)`
-    is called with the public state before each decision. The seats' clients, their logs read
-    once the game is over."""
+    is called with the public state before each decision; `until(state)` true stops the play
+    there. The seats' clients, their logs read at the end."""
     gid, org = created["game"], created["organizer"]
     ruleset = created["ruleset"]
     rs = get_ruleset(ruleset)
@@ -222,6 +222,8 @@ def play_live(http, created: dict, claim, seed: str = "live", max_events: int = 
             continue
         if watch is not None:
             watch(state)
+        if until is not None and until(state):
+            break
         acted = False
         for actor in actors:
             order = [seats[actor]] if actor in seats else list(seats.values())

@@ -66,9 +66,9 @@ def test_actors_while_a_turn_runs_are_its_player_alone():
     s = blue_revealed()
     assert actors(s) == ("blue",)
     moves = legal_moves(s)
-    assert Move("blue", "TurnEnded", {}) in moves
-    # the engine still takes the next player's reveal, but the game does not wait for orange
-    assert any(m.actor == "orange" for m in moves) and "orange" not in actors(s)
+    assert Move("blue", "TurnEnded", {}) in moves and {m.actor for m in moves} == {"blue"}
+    # the engine still takes the next player's reveal (a table's log), but the game waits for blue
+    assert rules_of(s, ev("CardRevealed", "orange", card="expand-maneuver-fortify-1")) == []
 
 
 def test_actors_of_the_bids_every_bidder_then_every_commitment_to_reveal():

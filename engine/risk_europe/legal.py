@@ -20,12 +20,12 @@ same choice).
 Not decisions, so not moves: dice and random draws (see `chance_needed`: a Mercenary Army's City
 Bonus Tiles, the card flipped from a Mercenary deck), the reveal of a face-down commitment
 (offered only when `secrets` holds what the player committed to: a simulator knows every player's,
-a UI only its own), and claims (coins, winners). The end of a turn may be an event (TurnEnded,
-offered once the card is revealed and nothing is pending) or left to the next event: the current
-player may stop whenever `can_end_turn` says so, and the moves that follow are offered alongside
-the player's own (the next player's reveal; after the last turn of a round the first battle to
-fight or the next round's cards). `actors` says whose decision the game waits for: while a turn
-runs, its player's alone (so live play, which asks it, ends a turn with TurnEnded). The castle defense re-roll is a decision that carries
+a UI only its own), and claims (coins, winners). The end of a turn is the player's decision,
+TurnEnded, offered once the card is revealed and nothing is pending (`can_end_turn`); a table's
+log may leave it to the next event, and `turn_end_moves` gives those moves (the next player's
+reveal; after the last turn of a round the first battle to fight or the next round's cards),
+which the engine takes but the game does not wait for. `actors` says whose decision the game
+waits for: while a turn runs, its player's alone. The castle defense re-roll is a decision that carries
 dice: `dice_for` says which, and `Move.event(rolls=...)` puts them in. Orders that would do nothing
 (an expand of no units, a spend of no coins) are legal but not offered: ending the turn is the
 same.
@@ -382,7 +382,7 @@ def _turn_moves(s: State, secrets: Secrets) -> list[Move]:
             return [Move(p, "MissionKept", {"mission": m}) for m in s.data.mission_ids
                     if m not in missions_taken(s)]
         return []   # siege assault dice
-    return turn_actions(s, secrets) + [Move(p, "TurnEnded", {})] + turn_end_moves(s, secrets)
+    return turn_actions(s, secrets) + [Move(p, "TurnEnded", {})]
 
 
 def turn_actions(s: State, secrets: Secrets | None = None) -> list[Move]:
