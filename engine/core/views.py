@@ -117,9 +117,11 @@ def moves_for(rs: Any, state: Any, seat: str | None) -> list:
     reveal). A spectator makes no moves."""
     if seat is None or rs.legal_moves is None:
         return []
-    acts = (set(view_of(rs, state, seat).get("acts_for") or ()) | {seat}) & set(actors_now(rs, state))
-    if not acts:
-        return []
+    acts = set(view_of(rs, state, seat).get("acts_for") or ()) | {seat}
+    if rs.actors is not None:           # (without the hook the actors are those of the moves)
+        acts &= set(rs.actors(state))
+        if not acts:
+            return []
     return [m for m in rs.legal_moves(state) if getattr(m, "actor", None) in acts]
 
 
