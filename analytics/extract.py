@@ -25,6 +25,7 @@ from pydantic import ValidationError
 from engine.core.events import Event
 from engine.core.projection import Projection, Rows
 from engine.core.ruleset import Ruleset, get_ruleset, ruleset_names, rulesets
+from replay.judge import read_ahead
 from replay.logfile import LogRead
 
 # a projection's column type -> its polars type ("json": the JSON text)
@@ -106,9 +107,10 @@ def extract_rows(read: LogRead, *, data: Any = None) -> GameRows:
             state = rs.reveal_seed(state, seeds[-1])
     fold = make_fold(rows, data)
     models = rs.payload_models
+    voided, _ = read_ahead(events)          # events an organizer's ruling took out of the game
     for raw in events[1:]:
         model = models.get(raw.type)
-        if model is None:
+        if model is None or raw.seq in voided:
             continue
         try:
             payload = model.model_validate(raw.payload)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Callable, Sequence
 
+from engine.core.rulings import takes_back
 from ledger.store.mapper import _judgement_rows, _Judged, read_fingerprint
 from ledger.store.refusals import _refusal, _stored_form
 from replay.logfile import LogRead, RawEvent
@@ -135,9 +136,11 @@ class LiveGame:
 
     def can_continue(self, new: Sequence[RawEvent]) -> bool:
         """Can `new` be judged from here? Not when one reveals the seed: the dice of every event
-        are checked against it from the start, so the whole game is judged again."""
+        are checked against it from the start, so the whole game is judged again; nor when one
+        is a ruling that takes events out of the game (void, replay-from): the events after
+        them are judged again without them."""
         seed_event = self.judge.rs.seed_event
-        return seed_event is None or all(e.type != seed_event for e in new)
+        return all(e.type != seed_event and not takes_back(e.type, e.payload) for e in new)
 
     def advance(self, new: Sequence[RawEvent], name: str) -> Advanced:
         """Judge `new`, the events after the head (lines numbered seq + 1, as stored)."""
