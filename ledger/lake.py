@@ -54,7 +54,7 @@ GROUP_EVENTS = 200_000
 files: the groups of a big export hold about this many events each)."""
 LOCK = "_lock"
 
-# the columns a table is exported with ("*": all of them) and the order of its rows
+# the columns a table is exported with ("*": all of them) and its key
 _SELECT = {"events": 'game_id, seq, type, actor, "at", payload::VARCHAR AS payload, prev, hash, raw'}
 _KEYS = {"games": ("game_id",), "players": ("game_id", "seat"), "events": ("game_id", "seq"),
          "findings": ("game_id", "idx"), "campaign_games": ("game_id",),
@@ -162,11 +162,15 @@ def _tables(store) -> dict[str, tuple[str, tuple[str, ...]]]:
 
 def _rows(store, table: str, select: str, keys: tuple[str, ...],
           ids: list[str] | None = None, limit: int | None = None) -> pl.DataFrame:
-    where = " WHERE game_id IN (SELECT unnest($ids))" if ids is not None else ""
-    return store.query(f"SELECT {select} FROM {quoted(table)}{where} ORDER BY "
+    """Rows of `table`: of the games `ids` (in the order the store gives them: sorting wide rows
+    would double an export's time, and readers order what they read), or all of them in the
+    order of `keys`."""
+    if ids is not None:
+        return store.query(f"SELECT {select} FROM {quoted(table)} WHERE game_id IN "
+                           f"(SELECT unnest($ids))", {"ids": ids})
+    return store.query(f"SELECT {select} FROM {quoted(table)} ORDER BY "
                        + ", ".join(quoted(k) for k in keys)
-                       + (f" LIMIT {limit}" if limit is not None else ""),
-                       {"ids": ids} if ids is not None else None)
+                       + (f" LIMIT {limit}" if limit is not None else ""))
 
 
 # --- the lake on disk -----------------------------------------------------------------------------
@@ -393,8 +397,7 @@ def export_lake(store, out: str | Path, *, game_id: str | None = None, prune: bo
             new_whole, whole_changed = _whole_tables(store, tables, previous, writer)
             if not (to_write.height or leaving or schema_changed or whole_changed or broken
                     or rebuilt or former or old is None):
-                report.games = index.height
-                report.files_removed = swept
+                report.run, report.games, report.files_removed = run - 1, index.height, swept
                 report.seconds = time.perf_counter() - started
                 return report
             # the groups a game leaves are written again without it, under a new name
