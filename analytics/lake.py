@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any, Sequence
 
 import duckdb
@@ -82,19 +82,26 @@ def read_manifest(lake: Path) -> dict | None:
     if manifest["format"] == FORMAT:
         try:
             _check_shape(manifest)
-        except (KeyError, TypeError, AttributeError) as exc:
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise LakeError(f"{path}: not a lake manifest (malformed: {exc!r})") from exc
     return manifest
 
 
 def _check_shape(m: dict) -> None:
-    for name, info in m["tables"].items():
-        str(name), str(info["schema"])
-    for name, info in m["groups"].items():
-        str(name), int(info["games"]), list(info["tables"])
-    for name, info in m["whole"].items():
-        str(info["digest"]), info.get("file")
-    str(m["index"]), int(m["run"])
+    """TypeError, KeyError or ValueError unless the manifest has the shape the writer gives it,
+    and every file it lists lies inside the lake (a relative path, no "..")."""
+    int(m["run"]), int(m.get("games", 0))
+    for part in ("tables", "groups", "whole"):
+        if not isinstance(m[part], dict):
+            raise TypeError(f"{part} is not an object")
+    for info in m["groups"].values():
+        int(info["games"])
+        if not isinstance(info["tables"], list):
+            raise TypeError("a group's tables are not a list")
+    for name in listed_files(m):
+        path = PurePosixPath(name)
+        if not isinstance(name, str) or path.is_absolute() or ".." in path.parts:
+            raise ValueError(f"{name!r} is not a file inside the lake")
 
 
 def table_files(manifest: dict, table: str) -> list[str]:

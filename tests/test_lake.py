@@ -332,6 +332,7 @@ def test_what_is_not_a_lake_is_named_with_exit_2(small, tmp_path):
     broken = tmp_path / "broken"
     for name, spoil in (("garbage manifest", lambda d: (d / MANIFEST).write_text("{not json")),
                         ("newer layout", lambda d: (d / MANIFEST).write_text('{"format": 99}')),
+                        ("a path outside", lambda d: _edit(d, index="../../store.duckdb")),
                         ("truncated file", lambda d: _truncate(next(d.glob("events/**/*.parquet"))))):
         target = broken / name.replace(" ", "-")
         shutil.copytree(lake, target)
@@ -348,6 +349,14 @@ def test_what_is_not_a_lake_is_named_with_exit_2(small, tmp_path):
     assert r.exit_code == exitcodes.USAGE and "not both" in r.output
     r = run("export", "--all", "--format", "parquet", "--out", bad["newer layout"], "--db", db)
     assert r.exit_code == exitcodes.UNREADABLE and "newer" in r.output
+    r = run("export", "--all", "--format", "parquet", "--out", bad["a path outside"], "--db", db)
+    assert r.exit_code == exitcodes.UNREADABLE and "not a file inside the lake" in r.output
+    assert db.exists()
+
+
+def _edit(lake: Path, **changes) -> None:
+    manifest = json.loads((lake / MANIFEST).read_text())
+    (lake / MANIFEST).write_text(json.dumps({**manifest, **changes}))
 
 
 def _truncate(path: Path) -> None:
