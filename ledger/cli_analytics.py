@@ -14,7 +14,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from engine.core.text import plural
 from ledger import exitcodes
 from ledger.cli_base import CsvOpt, JsonOpt, app, emit_csv, err, os_reason, print_table, write_problem
-from ledger.cli_store import DbOpt, _open
+from ledger.cli_store import DbOpt, _open, _shown
 
 TournamentOpt = typer.Option(None, "--tournament", "-T",
                              help="Only the games of this tournament (its id or name).")
@@ -25,14 +25,14 @@ IncludeBrokenOpt = typer.Option(
 
 out = Console(highlight=False, soft_wrap=True)
 
-def _tables(db: Path, tournament: Optional[str], include_broken: bool = False):
+def _tables(db: str, tournament: Optional[str], include_broken: bool = False):
     from analytics.load import UnknownTournament, load_tables
 
     store = _open(db, read_only=True)
     try:
         return load_tables(store, tournament, include_broken).collect()
     except UnknownTournament as exc:
-        err.print(f"ledger: {exc} ({db})")
+        err.print(f"ledger: {exc} ({store.name})")
         raise typer.Exit(exitcodes.USAGE)
     finally:
         store.close()
@@ -48,7 +48,7 @@ def _progress() -> Progress | None:
 @app.command()
 def dashboard(
     out_path: Path = typer.Option(..., "--out", "-o", help="The HTML file to write."),
-    db: Path = DbOpt,
+    db: str = DbOpt,
     tournament: Optional[str] = TournamentOpt,
     include_broken: bool = IncludeBrokenOpt,
 ) -> None:
@@ -102,7 +102,7 @@ def dashboard(
 
 @app.command()
 def stats(
-    db: Path = DbOpt,
+    db: str = DbOpt,
     tournament: Optional[str] = TournamentOpt,
     query: Optional[List[str]] = typer.Option(None, "--query", "-q",
                                               help="Only this named query (repeatable)."),
@@ -152,7 +152,7 @@ def stats(
     if not query and tables.legacy_games.select("game_id").head(1).collect().height:
         shown += _SHOWN_LEGACY
     numbers = dashboard_stats(tables, query or shown)
-    out.print(f"{tables.title} ({db})", markup=False)
+    out.print(f"{tables.title} ({_shown(db)})", markup=False)
     if tables.selection.note():
         out.print(tables.selection.note(), markup=False)
     for name, rows in numbers["queries"].items():

@@ -8,15 +8,13 @@ the one place that opens a store from a --db value or $LEDGER_DB, picking the ba
 from __future__ import annotations
 
 import os
-import re
 from pathlib import Path
 from typing import Any
 
 from ledger.store.duckdb import DB_ENV, DEFAULT_DB, open_duckdb
+from ledger.store.urls import URL, display_name, is_database_url, is_postgres
 
-# URL schemes of the PostgreSQL backend (SQLAlchemy's spelling with a driver is taken too)
-POSTGRES_SCHEMES = ("postgresql", "postgres", "postgresql+psycopg")
-_URL = re.compile(r"^([a-z][a-z0-9+.-]*)://", re.IGNORECASE)
+__all__ = ["display_name", "is_database_url", "location_of", "open_store", "store_missing"]
 
 
 def location_of(db: str | Path | None) -> str:
@@ -24,28 +22,11 @@ def location_of(db: str | Path | None) -> str:
     return str(db or os.environ.get(DB_ENV) or DEFAULT_DB)
 
 
-def is_database_url(db: str | Path | None) -> bool:
-    """Is `db` a database URL (scheme://...) rather than a file path?"""
-    return db is not None and _URL.match(str(db)) is not None
-
-
-def is_postgres(db: str | Path | None) -> bool:
-    found = _URL.match(str(db)) if db is not None else None
-    return found is not None and found.group(1).lower() in POSTGRES_SCHEMES
-
-
 def store_missing(db: str | Path | None) -> bool:
     """Is there certainly no store at `db`? A file that does not exist; a database URL is
     never said missing here (its server says, when it is opened)."""
     where = location_of(db)
     return not is_database_url(where) and not Path(where).exists()
-
-
-def display_name(db: str | Path | None) -> str:
-    """`db` as it may be shown: a URL without its password."""
-    where = location_of(db)
-    return re.sub(r"^([a-z][a-z0-9+.-]*://[^:/@]*):[^@/]*@", r"\1:***@", where,
-                  flags=re.IGNORECASE) if is_database_url(where) else where
 
 
 def open_store(db: str | Path | None = None, *, read_only: bool = False,
@@ -60,7 +41,7 @@ def open_store(db: str | Path | None = None, *, read_only: bool = False,
         return open_postgres(where, read_only=read_only, wait=wait)
     if is_database_url(where):
         from ledger.store.errors import StoreError
-        scheme = _URL.match(where).group(1)
+        scheme = URL.match(where).group(1)
         raise StoreError(f"{display_name(where)}: no store backend for {scheme}:// URLs (a "
                          f"store is a DuckDB file or a postgresql:// URL)")
     return open_duckdb(where, read_only=read_only, wait=wait)

@@ -127,7 +127,7 @@ def _chunks(items: Iterable[Any], size: int) -> Iterator[list[Any]]:
 
 
 class Statements:
-    """Statements in one open transaction of a store (`SqlStore.transaction`)."""
+    """Statements in one open transaction of a store (`EventStore.transaction`)."""
 
     def __init__(self, con: Any):
         self._con = con
