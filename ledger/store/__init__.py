@@ -97,7 +97,8 @@ from __future__ import annotations
 from ledger.store.analytics_tables import ANALYTICS_TABLES, analytics_projections
 from ledger.store.campaigns import CAMPAIGN_MODELS, CampaignFindingRow, CampaignGameRow, CampaignRow
 from ledger.store.duckdb import DB_ENV, DEFAULT_DB, MODELS, DuckDBStore
-from ledger.store.location import display_name, is_database_url, open_store, store_missing
+from ledger.store.location import (display_name, is_database_url, location_of, open_store,
+                                   store_missing)
 from ledger.store.errors import (
     ConcurrencyConflict, GameNotFound, InvalidAppend, NotAStore, StoreBusy, StoreError,
 )
@@ -120,5 +121,5 @@ __all__ = [
     "Reject", "RejectRow", "STORE_RULES", "SnapshotRow", "StoreBusy", "StoreError",
     "TournamentRow", "analytics_projections", "event_frame", "judge_for_store",
     "load_log_from_store", "NotAStore", "log_text", "open_store", "read_fingerprint",
-    "display_name", "is_database_url", "store_missing",
+    "display_name", "is_database_url", "location_of", "store_missing",
 ]
