@@ -143,6 +143,7 @@ class CampaignLinks:
         from ledger.campaign import hooks_of
 
         con = self._con
+        self._lock_campaign(name)
         first = self._one("SELECT world0::VARCHAR, ruleset FROM campaigns WHERE name = ?", [name])
         world0 = json.loads(first[0]) if first and first[0] is not None else None
         hooks = hooks_of(first[1] if first else (fresh[0]["ruleset"] if fresh else None))

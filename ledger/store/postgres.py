@@ -46,6 +46,9 @@ CHANNEL = "ledger_events"
 # broken log keep its rejects once
 _REJECTS_LOCK = 0x1ED6E4_5E7EC7
 
+# pg_advisory_xact_lock(key, hashtext(name)) held while a campaign is linked
+_CAMPAIGN_LOCK = 0x1ED6
+
 PG_TYPES = {**at.SQL_TYPES, "float": "DOUBLE PRECISION"}
 
 # polars types of the PostgreSQL types a query may give (by type OID); others are inferred
@@ -180,6 +183,7 @@ class PostgresStore(SqlStore):
     _sql_types = PG_TYPES
     _cast_values = PG_TYPES
     _list_agg = "array_agg({expr} ORDER BY {order})"
+    _for_update = " FOR UPDATE"
     _event_insert = 'INSERT INTO events (game_id, seq, type, actor, "at", raw, prev, hash) VALUES '
     _event_values = "(?, ?, ?, ?, ?, ?, ?, ?)"
     _event_stores = (True, False)
@@ -243,6 +247,10 @@ class PostgresStore(SqlStore):
             con.execute("SELECT pg_advisory_xact_lock(?)", [pg_migrations.SCHEMA_LOCK]).fetchall()
             for sql in statements:
                 con.execute(sql).fetchall()
+
+    def _lock_campaign(self, name: str) -> None:
+        self._con.execute("SELECT pg_advisory_xact_lock(?, hashtext(?))",
+                          [_CAMPAIGN_LOCK, name]).fetchall()
 
     # -- bulk writes
 

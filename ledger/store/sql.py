@@ -150,6 +150,9 @@ class SqlStore(CampaignLinks, EventStore):
     _sql_types: dict[str, str] = at.SQL_TYPES
     # SQL types to cast the values of a multi-row UPDATE to (analytics_tables.update_sql)
     _cast_values: dict[str, str] | None = None
+    # appended to a SELECT of a games row that the transaction goes on to read the game's rows
+    # by and write: keeps other writers off it until commit (where there are other writers)
+    _for_update = ""
     # a list of `expr` ordered by `order`, aggregated per group (check's re-read of the lines)
     _list_agg = "list({expr} ORDER BY {order})"
     # the events insert of an append: its column list, one event's values, and _event_row's
@@ -291,6 +294,10 @@ class SqlStore(CampaignLinks, EventStore):
     def _notify(self, heads: Sequence[tuple[str, int]]) -> None:
         """Tell other processes, when the open transaction commits, that these games now end at
         these seqs (a backend shared by many processes: PostgreSQL's NOTIFY); nothing here."""
+
+    def _lock_campaign(self, name: str) -> None:
+        """Keep other writers from linking campaign `name` until the open transaction ends
+        (where there are other writers), so that each links it on what the other stored."""
 
     def _has_campaign_tables(self) -> bool:
         """False only for a store made before campaigns were kept, opened read-only."""
@@ -607,7 +614,7 @@ class SqlStore(CampaignLinks, EventStore):
         kept: LiveGame | None = None
         with self._transaction():
             stored = self._one("SELECT event_count, head_hash, judged_at FROM games "
-                               "WHERE game_id = ?", [game_id])
+                               "WHERE game_id = ?" + self._for_update, [game_id])
             count, head_hash, judged_at = stored if stored is not None else (0, None, None)
             if expected_seq != count:
                 if 0 <= expected_seq < count and self._is_resent(game_id, expected_seq, envelopes):
@@ -852,10 +859,11 @@ class SqlStore(CampaignLinks, EventStore):
         seen = []
         with self._transaction() as con:
             batch = _Batch()
-            for game_id, count in games:
+            for game_id, _ in games:
                 before = self._one(
-                    "SELECT ruleset_version, winners, result, source FROM games "
-                    "WHERE game_id = ?", [game_id])
+                    "SELECT ruleset_version, winners, result, source, event_count FROM games "
+                    "WHERE game_id = ?" + self._for_update, [game_id])
+                count = before[4]            # as locked: no append moves it while it is judged
                 old_findings = con.execute(
                     "SELECT line, seq, event, rule, kind, applied, message, section FROM findings "
                     "WHERE game_id = ? ORDER BY idx", [game_id]).fetchall()
