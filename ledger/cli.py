@@ -452,3 +452,4 @@ from ledger import cli_campaign  # noqa: E402,F401
 from ledger import cli_split  # noqa: E402,F401
 from ledger import cli_tournament  # noqa: E402,F401
 from ledger import cli_serve  # noqa: E402,F401
+from ledger import cli_migrate  # noqa: E402,F401
