@@ -182,7 +182,6 @@ class PostgresStore(SqlStore):
     _db_errors = (psycopg.Error,)
     _sql_types = PG_TYPES
     _cast_values = PG_TYPES
-    _list_agg = "array_agg({expr} ORDER BY {order})"
     _for_update = " FOR UPDATE"
     _event_insert = 'INSERT INTO events (game_id, seq, type, actor, "at", raw, prev, hash) VALUES '
     _event_values = "(?, ?, ?, ?, ?, ?, ?, ?)"
@@ -382,6 +381,17 @@ class PostgresStore(SqlStore):
                 values = [None if v is None else float(v) for v in values]
             columns[name] = pl.Series(name, values, dtype=dtype)
         return pl.DataFrame(columns)
+
+    def _check_lines(self) -> list[str]:
+        """Every stored line re-read, a few hundred games at a time through a server-side
+        cursor (a store of millions of events is never read into memory at once)."""
+        problems: list[str] = []
+        with self._con.raw.cursor(name="ledger_check_lines", withhold=True) as cursor:
+            cursor.execute("SELECT game_id, array_agg(raw ORDER BY seq), array_agg(hash ORDER BY "
+                           "seq) FROM events GROUP BY game_id ORDER BY game_id")
+            while rows := cursor.fetchmany(256):
+                problems += self._check_games_lines(rows)
+        return problems
 
     def _copy_parquet(self, temp: Path, stems: dict[str, str]) -> None:
         """Each game's events as one Parquet file: temp/ruleset=R/date=D/file=STEM/data_0.parquet
