@@ -1,5 +1,7 @@
-"""The event store's contract, written once: every backend subclasses StoreContract with a `store`
-fixture and passes these (DuckDB here; a PostgreSQL backend would add one class)."""
+"""The event store's contract, written once: every backend subclasses StoreContract with a
+`location` fixture (where an empty store is) and passes these: DuckDB (a file) and PostgreSQL (a
+database on a real server, tests/pg_support.py: skipped saying why where none can be started, a
+failure on CI)."""
 
 from __future__ import annotations
 
