@@ -22,7 +22,7 @@ from replay.narrate import filter_problem, narrate, ruled_line, ruling_summary, 
 from ledger.cli_base import JsonOpt, _emit_json, _progress, app, err, os_reason, write_problem  # noqa: E402,F401
 
 DbOpt = typer.Option(None, "--db", envvar="LEDGER_DB",
-                     help="A store (DuckDB file) to look up game ids in (env LEDGER_DB; default ledger.duckdb).")
+                     help="A store to look up game ids in: a DuckDB file or a postgresql:// URL (env LEDGER_DB; default ledger.duckdb).")
 
 
 def _data_of(read: Any, data_files: DataFiles, path: Path) -> Any:
@@ -33,28 +33,28 @@ def _data_of(read: Any, data_files: DataFiles, path: Path) -> Any:
         raise LogFileError(str(exc)) from exc
 
 
-def _read_source(source: Path, db: Optional[Path]):
+def _read_source(source: Path, db: Optional[str]):
     """A log file, or else a game id stored in the store: (the log, the stored game's campaign
     findings — a Risk Legacy game checked against the games of its campaign stored before it)."""
     if source.exists() or db is None and not Path("ledger.duckdb").exists():
         return read_log(source), []
-    from ledger.store import GameNotFound, StoreError, load_log_from_store, open_store
-    path = db or Path("ledger.duckdb")
+    from ledger.store import GameNotFound, StoreError, display_name, load_log_from_store, open_store
+    path = db or "ledger.duckdb"
     try:
         store = open_store(path, read_only=True, wait=float(os.environ.get("LEDGER_DB_WAIT", 10)))
     except StoreError as exc:
         raise LogFileError(f"{source}: no such file, and the store cannot be opened ({exc})") from exc
     try:
-        read = load_log_from_store(store, str(source), name=f"{path}:{source}")
+        read = load_log_from_store(store, str(source), name=f"{display_name(path)}:{source}")
         return read, [Finding(read.name, f.line, f.seq, f.rule, f.message, f.section, f.kind, None,
                               f.event) for f in store.campaign_findings(str(source))]
     except GameNotFound as exc:
-        raise LogFileError(f"{source}: no such file, nor a game stored in {path}") from exc
+        raise LogFileError(f"{source}: no such file, nor a game stored in {display_name(path)}") from exc
     finally:
         store.close()
 
 
-def _judge_file(path: Path, data_files: DataFiles = (), db: Optional[Path] = None,
+def _judge_file(path: Path, data_files: DataFiles = (), db: Optional[str] = None,
                 **kw: Any) -> Judgement:
     read, in_campaign = _read_source(path, db)
     j = judge(read, data=_data_of(read, data_files, path), **kw)
@@ -71,7 +71,7 @@ def _plays_campaigns(ruleset: Optional[str]) -> bool:
     return ruleset in ruleset_names() and get_ruleset(ruleset).campaign is not None
 
 
-def _stored_campaign_findings(path: Path, read: Any, db: Path) -> list[Finding]:
+def _stored_campaign_findings(path: Path, read: Any, db: str) -> list[Finding]:
     """A Risk Legacy game file naming a campaign that the store `db` keeps: its campaign findings
     as if it were stored now, after the campaign's stored games (nothing is written). [] when
     the store keeps no such campaign."""
@@ -80,11 +80,11 @@ def _stored_campaign_findings(path: Path, read: Any, db: Path) -> list[Finding]:
     if not isinstance(name, str):
         return []
     from ledger.campaign import CampaignError, audit_stored_campaign
-    from ledger.store import StoreError, open_store
+    from ledger.store import StoreError, display_name, open_store
     try:
         store = open_store(db, read_only=True, wait=float(os.environ.get("LEDGER_DB_WAIT", 10)))
     except StoreError as exc:
-        raise LogFileError(f"{db}: the store cannot be opened to check {path}'s campaign ({exc})") from exc
+        raise LogFileError(f"{display_name(db)}: the store cannot be opened to check {path}'s campaign ({exc})") from exc
     try:
         stored = store.game(read.events[0].game)
         if stored is not None and stored.head_hash == read.events[-1].hash:
@@ -110,7 +110,7 @@ def replay(
     turn: Optional[int] = typer.Option(None, "--turn", "-t", help="Only this turn of each round shown (as the headings number them); a turn the game (or --round) does not have exits 6."),
     player: Optional[str] = typer.Option(None, "--player", "-p", help="Only this player's events; a player the game does not have exits 6."),
     as_json: bool = JsonOpt,
-    db: Optional[Path] = DbOpt,
+    db: Optional[str] = DbOpt,
     html: Optional[Path] = typer.Option(None, "--html", help="Also write a picture of the game (HTML): the board on a map, turn by turn, and the race by round."),
     seat: Optional[str] = typer.Option(None, "--as", metavar="SEAT", help="The game as this player saw it at the time (face-down cards, secret bids, hidden missions and Scar cards of the others hidden until revealed); 'spectator' for a spectator."),
     data_files: DataFiles = (),
@@ -186,7 +186,7 @@ def audit(
     files: list[Path] = typer.Argument(..., help="One or more game logs, or ids of games in the store."),
     strict: bool = typer.Option(False, "--strict", help="Stop at the first finding of each file."),
     as_json: bool = JsonOpt,
-    db: Optional[Path] = DbOpt,
+    db: Optional[str] = DbOpt,
     campaign: Optional[Path] = typer.Option(None, "--campaign", help="A Risk Legacy campaign file: also check that each game starts from the world the campaign stood at before it."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Worker processes judging files side by side (default: one per core when there are many files; 1: none). The output is the same either way."),
     data_files: DataFiles = (),
@@ -275,7 +275,7 @@ def _audit_summary(reports: list[dict]) -> list[str]:
                          for rule, n in sorted(by_rule.items(), key=lambda kv: (-kv[1], kv[0]))]
 
 
-def _judged_files(files: list[Path], db: Optional[Path], strict: bool,
+def _judged_files(files: list[Path], db: Optional[str], strict: bool,
                   campaign: Optional[Path], jobs: Optional[int], data_files: DataFiles) -> Any:
     """Each file's Judgement for audit, or the LogFileError it raised, in the order of `files`:
     judged in worker processes (ledger.parallel) when there are many files on disk and no
@@ -323,7 +323,7 @@ def verify(
     file: Path = typer.Argument(..., help="A game log, or the id of a game in the store."),
     winner: Optional[str] = typer.Option(None, "--winner", help="The reported winner to check (default: the log's GameEnded); 'a,b' for a shared win, 'none' for no winner (an empty name is refused, exit 2)."),
     as_json: bool = JsonOpt,
-    db: Optional[Path] = DbOpt,
+    db: Optional[str] = DbOpt,
     data_files: DataFiles = (),
 ) -> None:
     """Is this log intact, legal, and does it end with the reported result?
@@ -477,3 +477,4 @@ from ledger import cli_split  # noqa: E402,F401
 from ledger import cli_tournament  # noqa: E402,F401
 from ledger import cli_serve  # noqa: E402,F401
 from ledger import cli_rule  # noqa: E402,F401
+from ledger import cli_migrate  # noqa: E402,F401

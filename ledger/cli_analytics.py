@@ -14,7 +14,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from engine.core.text import plural
 from ledger import exitcodes
 from ledger.cli_base import CsvOpt, JsonOpt, app, emit_csv, err, os_reason, print_table, write_problem
-from ledger.cli_store import DbOpt, _open
+from ledger.cli_store import DbOpt, _open, _shown
 
 TournamentOpt = typer.Option(None, "--tournament", "-T",
                              help="Only the games of this tournament (its id or name).")
@@ -29,11 +29,11 @@ LakeOpt = typer.Option(None, "--lake", help="Read a Parquet lake (the folder `le
                        "--format parquet --out LAKE` writes) instead of the store.")
 
 
-def _source(ctx: typer.Context, db: Path, lake: Optional[Path]) -> str:
+def _source(ctx: typer.Context, db: str, lake: Optional[Path]) -> str:
     """What the numbers are read from, as the output names it; --db and --lake together are a
     usage error."""
     if lake is None:
-        return str(db)
+        return _shown(db)
     given = ctx.get_parameter_source("db")
     if given is not None and given.name == "COMMANDLINE":
         err.print("ledger: give --db or --lake, not both")
@@ -41,7 +41,7 @@ def _source(ctx: typer.Context, db: Path, lake: Optional[Path]) -> str:
     return str(lake)
 
 
-def _tables(db: Path, tournament: Optional[str], include_broken: bool = False,
+def _tables(db: str, tournament: Optional[str], include_broken: bool = False,
             lake: Optional[Path] = None):
     from analytics.lake import LakeError, open_lake
     from analytics.load import UnknownTournament, load_tables
@@ -58,7 +58,7 @@ def _tables(db: Path, tournament: Optional[str], include_broken: bool = False,
         return load_tables(source, tournament, include_broken).collect()
     except UnknownTournament as exc:
         err.print(f"ledger: {str(exc).replace('in the store', 'in the lake') if lake else exc} "
-                  f"({lake or db})")
+                  f"({lake or _shown(db)})")
         raise typer.Exit(exitcodes.USAGE)
     except LakeError as exc:
         err.print(f"ledger: {exc}")
@@ -78,7 +78,7 @@ def _progress() -> Progress | None:
 def dashboard(
     ctx: typer.Context,
     out_path: Path = typer.Option(..., "--out", "-o", help="The HTML file to write."),
-    db: Path = DbOpt,
+    db: str = DbOpt,
     lake: Optional[Path] = LakeOpt,
     tournament: Optional[str] = TournamentOpt,
     include_broken: bool = IncludeBrokenOpt,
@@ -136,7 +136,7 @@ def dashboard(
 @app.command()
 def stats(
     ctx: typer.Context,
-    db: Path = DbOpt,
+    db: str = DbOpt,
     lake: Optional[Path] = LakeOpt,
     tournament: Optional[str] = TournamentOpt,
     query: Optional[List[str]] = typer.Option(None, "--query", "-q",

@@ -167,7 +167,7 @@ def _rows(store, table: str, select: str, keys: tuple[str, ...],
     order of `keys`."""
     if ids is not None:
         return store.query(f"SELECT {select} FROM {quoted(table)} WHERE game_id IN "
-                           f"(SELECT unnest($ids))", {"ids": ids})
+                           f"(SELECT unnest($ids::VARCHAR[]))", {"ids": ids})
     return store.query(f"SELECT {select} FROM {quoted(table)} ORDER BY "
                        + ", ".join(quoted(k) for k in keys)
                        + (f" LIMIT {limit}" if limit is not None else ""))

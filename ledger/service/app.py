@@ -19,6 +19,7 @@ import json
 import re
 import secrets
 import threading
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Callable, Literal
 
@@ -111,21 +112,40 @@ class _BodyLimit:
 def create_app(store: str | Path | EventStore | None = None, *,
                seed_for: Callable[[str], str] | None = None,
                poll_seconds: float = 0.05) -> FastAPI:
-    """The service over `store` (an open EventStore, or a DuckDB path; None: $LEDGER_DB or the
-    default file). `seed_for(game_id)`: the secret seed of a new seeded game (default 16 random
-    bytes; tests pass one to replay a known game). `poll_seconds`: how often a stream looks for
-    new events."""
+    """The service over `store` (an open EventStore, or where one is: a DuckDB file or a
+    postgresql:// URL; None: $LEDGER_DB or the default file). `seed_for(game_id)`: the secret
+    seed of a new seeded game (default 16 random bytes; tests pass one to replay a known game).
+    `poll_seconds`: how often a stream looks for new events.
+
+    On a store other processes write too (PostgreSQL: several `ledger serve` workers), the
+    store's `listen` tells which games another process appended to, and a game's live table
+    reads those events before it is used again (a stream sends them)."""
     if not isinstance(store, EventStore):
         store = open_store(store)
     lock = threading.RLock()
-    tables = ServiceTables(store._con)   # the same DuckDB file: the service's tables beside the log
+    tables = ServiceTables(store)        # the service's tables beside the log, in its database
     live: dict[str, LiveTable] = {}
+    moved: set[str] = set()              # games another process appended to since last read
+    stop_listening = store.listen(lambda game_id, _seq: moved.add(game_id))
     make_seed = seed_for or (lambda _gid: secrets.token_hex(16))
 
-    app = FastAPI(title="ledger serve", version="1",
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI):
+        yield
+        if stop_listening is not None:
+            stop_listening()
+
+    app = FastAPI(title="ledger serve", version="1", lifespan=lifespan,
                   description="Live game logs: seats, hidden information, spectators (docs/service.md).")
     app.state.store, app.state.tables = store, tables
     app.add_middleware(_BodyLimit, limit=MAX_BODY)
+
+    def caught_up(game_id: str, t: LiveTable) -> LiveTable:
+        """`t` with the events another process stored since it last read them (under lock)."""
+        if game_id in moved:
+            moved.discard(game_id)
+            t.resync(store)
+        return t
 
     @app.exception_handler(ServiceError)
     async def _service_error(_req: Request, exc: ServiceError) -> JSONResponse:
@@ -149,7 +169,7 @@ def create_app(store: str | Path | EventStore | None = None, *,
             if game is None:
                 raise ServiceError(404, "unknown-game", f"no game {game_id!r} is served here")
             t = live[game_id] = LiveTable.load(store, game)
-        return t
+        return caught_up(game_id, t)
 
     def role(t: LiveTable, authorization: str | None) -> str | None:
         """The caller's role in the game: ORGANIZER, a seat, or None (a spectator). A token
@@ -280,6 +300,7 @@ def create_app(store: str | Path | EventStore | None = None, *,
             nxt = start
             while True:
                 with lock:
+                    caught_up(game_id, t)
                     new = t.events_for(seat, nxt) if t.next_seq > nxt else []
                     over = t.finished and t.seed_shown
                 for e in new:
@@ -296,6 +317,12 @@ def create_app(store: str | Path | EventStore | None = None, *,
                                  headers={"Cache-Control": "no-store"})
 
     return app
+
+
+def app_from_env() -> FastAPI:
+    """The app over the store $LEDGER_DB names: the factory each worker process of `ledger serve
+    --workers N` calls (uvicorn's factory=True)."""
+    return create_app(None)
 
 
 def _bearer(authorization: str | None) -> str | None:
