@@ -80,6 +80,6 @@ def verdict(j: Judgement, winner: str | None = None) -> dict:
         code = exitcodes.OK
     return {"file": j.file, "game": j.game_id, "verified": code == exitcodes.OK, "exit_code": code,
             "ruleset": j.ruleset, "ruleset_version": j.ruleset_version, "data": j.data_digest,
-            "chain_head": j.head,
+            "data_notes": list(j.data_notes), "chain_head": j.head,
             "checks": checks, "result": j.result_dict(), "declared_winner": declared,
             "events": j.events, "findings": [f.as_dict() for f in j.findings]}
