@@ -142,7 +142,7 @@ def begin_battle(s: State, seat: str, area: str, attack: Any, permits: frozenset
                           "take a siege of one (docs/warrior-knights.md)")
         defending = [n.id for n in s.nobles.values() if n.owner == defender and n.area == area
                      and not n.dead and not n.at_sea] if defender else []
-        if target == STRONGHOLD:
+        if target == STRONGHOLD and s.barons[defender].stronghold_army.troops:
             defending = defending + [STRONGHOLD]
         others = [o for o in holders_of(s, area, seat) if o != defender]
         others += [n.owner for n in s.nobles.values() if n.area == area and not n.dead and n.owner not in

@@ -142,7 +142,9 @@ def may_receive(s: State, seat: str, holder: str) -> str | None:
 def mercenary_hired(s: State, e, c: Ctx) -> State | None:
     f = s.flow
     if f.phase != "special" or f.step != "draft":
-        return c.skip("WK-FLOW", f"Mercenaries are hired in a Mercenary Draft, not now ({f.phase}: {f.step})")
+        markers = sum(1 for x in s.track if x is not None)
+        return c.skip("WK-DRAFT-TRIGGER", f"Mercenaries are hired in a Mercenary Draft, which comes when the "
+                      f"track holds players + 1 markers ({markers} of {len(s.seats) + 1} now; {f.phase}: {f.step})")
     seat = e.actor
     if seat != f.current:
         return c.skip("WK-MERC-DRAFT", f"in marker order on the track it is {f.current}'s turn, not {seat}'s")

@@ -109,6 +109,9 @@ def plan_opened(s: State, e, c: Ctx) -> State | None:
 
 def card_revealed(s: State, e, c: Ctx) -> State | None:
     f = s.flow
+    if f.phase == "special":
+        return c.skip("WK-SPECIAL", f"the {f.step} Special Phase triggered is carried out entirely before the "
+                      "next card is revealed")
     if f.phase != "actions" or f.pending is not None:
         what = f"the card {f.pending.card!r} is still being resolved" if f.pending is not None else \
             f"it is {f.phase} ({f.step})"
