@@ -291,6 +291,14 @@ def test_WK_SIEGE_allows_a_siege_and_a_second_one_a_round_later_takes_the_city()
     assert s.battle.after == (("take", "kelso"),)
 
 
+def test_WK_SIEGE_allows_the_siege_to_be_lifted_when_the_besiegers_leave():
+    s = ok(board(red_star="valewick"), "ForcesMobilized", "red", area="valewick",
+           attack={"defender": "neutral", "kind": "siege", "armies": ["star"], "commander": "star"})
+    s = with_card(place(s, "red-star", "valewick", exhausted=False), "red", "mobilize_forces")
+    s = ok(s, "ForcesMobilized", "red", area="umberleigh", moves=[{"noble": "star", "path": ["umberleigh"]}])
+    assert s.cities["kelso"].siege is None and "The siege of kelso is lifted" in s.notes
+
+
 def test_WK_SIEGE_forbids_a_siege_without_more_strength():
     refused(board(red_star="oakhurst"), "WK-SIEGE", "ForcesMobilized", "red", area="oakhurst",
             attack={"defender": "neutral", "kind": "siege", "armies": ["star"], "commander": "star"})

@@ -38,3 +38,28 @@ def test_every_rule_cites_a_section_and_says_the_rule():
     for rule in get_ruleset("warrior-knights").rules:
         assert rule.section and len(rule.text) > 20, rule.id
         assert rule.id.startswith("WK-")
+
+
+DOC = TESTS.parent / "docs" / "warrior-knights.md"
+
+
+def test_the_doc_lists_every_rule_with_its_section():
+    text = DOC.read_text("utf-8")
+    for rule in get_ruleset("warrior-knights").rules:
+        assert f"| {rule.id} | {rule.section} |" in text, rule.id
+
+
+def test_every_ruling_in_the_doc_quotes_the_summary_and_has_its_test():
+    text = DOC.read_text("utf-8")
+    rulings = re.findall(r"^### (WK-RULING-[A-Z0-9-]+)", text, re.M)
+    assert len(rulings) >= 20
+    tests = (TESTS / "test_wk_rulings.py").read_text("utf-8")
+    for rid in rulings:
+        assert "def test_" + rid.replace("-", "_") + "_" in tests, f"{rid} has no test"
+    summary = (TESTS.parent.parent / "shared" / "seeds" / "002_dadaf0368c077bec.txt")
+    if summary.exists():
+        source = " ".join(summary.read_text("utf-8").split())
+        for quote in re.findall(r'^> "([^"]+)"', text, re.M):
+            plain = " ".join(quote.replace("*", "").split())
+            for part in re.split(r"\s*\.\.\.\s*", plain):
+                assert part in source.replace("*", ""), quote

@@ -84,8 +84,8 @@ def test_WK_UPGRADE_allows_the_chairman_first_to_fortify_one_of_his_cities():
 def test_WK_UPGRADE_forbids_a_city_not_his_a_besieged_one_and_acting_after_a_later_seat():
     s = own(own(neutral("upgrade_defenses"), "hythe", "red"), "kelso", "blue")
     refused(s, "WK-UPGRADE", "DefensesUpgraded", "red", city="kelso", fortify=True)
-    refused(own(s, "hythe", "red", siege=("blue", 1)), "WK-UPGRADE", "DefensesUpgraded", "red", city="hythe",
-            fortify=True)
+    refused(place(own(s, "hythe", "red", siege=("blue", 1)), "blue-star", "oakhurst"), "WK-UPGRADE",
+            "DefensesUpgraded", "red", city="hythe", fortify=True)
     s = ok(s, "DefensesUpgraded", "blue", city="kelso", fortify=True)
     refused(s, "WK-UPGRADE", "DefensesUpgraded", "red", city="hythe", fortify=True)
 
@@ -115,7 +115,7 @@ def test_WK_TAXATION_allows_income_of_each_city_and_one_more_when_fortified():
 
 
 def test_WK_TAXATION_forbids_income_from_a_besieged_city():
-    s = own(clear_board(ready()), "hythe", "red", siege=("blue", 1))
+    s = own(place(clear_board(ready()), "blue-star", "oakhurst"), "hythe", "red", siege=("blue", 1))
     assert taxed(s).barons["red"].crowns == 15
 
 
@@ -327,6 +327,7 @@ def test_WK_WIN_CITIES_forbids_a_win_with_4():
 
 def test_WK_INFLUENCE_allows_one_per_unbesieged_city():
     s = own(own(own(ready(), "newburn", "red"), "otterburn", "red", siege=("blue", 1)), "ludlow", "blue")
+    s = place(s, "blue-square", "elmstead")                          # the besieger, at Otterburn
     s = upkeep(s)
     assert s.barons["red"].influence == 1 and s.barons["blue"].influence == 1 and s.influence_pool == 18
 

@@ -29,6 +29,7 @@ def test_WK_START_forbids_a_colour_twice_or_one_the_cards_do_not_have():
     model = PAYLOADS["GameStarted"].model_validate(
         {"ruleset": "warrior-knights", "players": [{"id": "ann", "color": "red"}, {"id": "bob", "color": "orange"}]})
     assert "WK-START" in rules(E.check_start(model, D))
+    assert start_problems(variants=["king"]) == ["WK-START"]          # Crown & Glory: not judged yet
 
 
 def test_WK_DATA_DIGEST_allows_the_data_the_log_names():

@@ -9,7 +9,7 @@ from typing import Any
 
 from engine.warrior_knights.common import (
     Ctx, army_strength, bottom_of, cities_of, city_of, city_strength, discard_to, draw_from, gain,
-    in_city, noble_of, pay, read_fate, seat_of, set_baron, set_city, set_noble,
+    in_city, lift_sieges, noble_of, pay, read_fate, seat_of, set_baron, set_city, set_noble,
 )
 from engine.warrior_knights.moves import holders_of
 from engine.warrior_knights.phases import remove_troops
@@ -513,18 +513,6 @@ def _next_after(s: State, c: Ctx) -> State:
     p = s.flow.pending
     if p is not None and p.stage == "battle":
         s = evolve(s, flow=s.flow._replace(pending=p._replace(stage="done")))
-    return s
-
-
-def lift_sieges(s: State, c: Ctx) -> State:
-    """City Siege 3: a siege is lifted when the besieging Nobles are gone from the area."""
-    for city, cs in s.cities.items():
-        if cs.siege is None:
-            continue
-        area = s.data.board.cities[city].area
-        if not any(n.owner == cs.siege[0] and n.area == area and not n.dead and not n.at_sea for n in s.nobles.values()):
-            s = set_city(s, city, siege=None)
-            c.note(f"The siege of {city} is lifted")
     return s
 
 

@@ -321,3 +321,15 @@ def stronghold_spot_problem(s: State, area: str, seat: str, setup: bool) -> str 
     if not setup and any(n.area == area and n.owner != seat and not n.dead for n in s.nobles.values()):
         return f"{area} holds an opponent's Noble"
     return None
+
+
+def lift_sieges(s: State, c: Ctx) -> State:
+    """City Siege 3: a siege is lifted when the besieging Nobles are gone from the area."""
+    for city, cs in s.cities.items():
+        if cs.siege is None:
+            continue
+        area = s.data.board.cities[city].area
+        if not any(n.owner == cs.siege[0] and n.area == area and not n.dead and not n.at_sea for n in s.nobles.values()):
+            s = set_city(s, city, siege=None)
+            c.note(f"The siege of {city} is lifted")
+    return s

@@ -12,7 +12,7 @@ from collections import Counter
 from engine.core.canonical import canonical_json
 from engine.core.commit import matches_commitment
 from engine.warrior_knights.cards import BARON_ACTIONS, HAND, NEUTRAL_ACTIONS, SPECIAL_AREAS
-from engine.warrior_knights.common import Ctx, clockwise_from, set_baron
+from engine.warrior_knights.common import Ctx, clockwise_from, lift_sieges, set_baron
 from engine.warrior_knights.neutral import open_neutral
 from engine.warrior_knights.phases import begin_draft, begin_wages, taxation
 from engine.warrior_knights.assembly import begin_assembly
@@ -242,7 +242,9 @@ def _start_special(s: State, c: Ctx) -> State:
 
 
 def advance(s: State, c: Ctx) -> State:
-    """Every step the rules settle without a decision, until one is needed."""
+    """Every step the rules settle without a decision, until one is needed (and a siege whose
+    besiegers have gone is lifted: City Siege 3)."""
+    s = lift_sieges(s, c)
     for _ in range(200):
         f = s.flow
         if s.result is not None or f.phase == "over":

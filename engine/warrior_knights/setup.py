@@ -46,6 +46,9 @@ def check_start(start, data: GameData) -> list[Violation]:
         if sorted(x for x, _ in b.regulars) != sorted(REGULARS):
             out.append(RULES.violation("WK-START", f"{col}'s regular troops are 3x50 and 1x100 (Setup 1), "
                                        f"not {[x for x, _ in b.regulars]}"))
+    if start.variants:
+        out.append(RULES.violation("WK-START", f"the variants {', '.join(start.variants)} (Crown & Glory) are not "
+                                   "judged by this engine yet (docs/warrior-knights.md, \"What is not judged yet\")"))
     d = start.data
     if d is not None:
         for key, mine in (("board", data.board.digest), ("cards", data.cards.digest)):
