@@ -203,7 +203,7 @@ def forces_mobilized(s: State, e, c: Ctx) -> State | None:
         if nid in moved:
             return c.skip("WK-MOBILIZE", f"{nid} moves twice")
         if n.exhausted:
-            return c.skip("WK-MOVE-EXHAUSTED", f"{nid} is exhausted: he may not move")
+            c.bad("WK-MOVE-EXHAUSTED", f"{nid} is exhausted: he may not move")     # applied as recorded
         if n.at_sea:
             return c.skip("WK-MOVE-SEA", f"{nid} is at sea until the Upkeep")
         path = []
@@ -219,13 +219,13 @@ def forces_mobilized(s: State, e, c: Ctx) -> State | None:
                 return c.skip("WK-MOVE-SEA", "a sea move goes straight to the port (one area in the path)")
             why = sea_problem(s, n.area, area)
             if why:
-                return c.skip("WK-MOVE-SEA", why)
+                c.bad("WK-MOVE-SEA", why)                                     # applied as recorded
             s = set_noble(s, nid, area=area, at_sea=True)
             c.note(f"{nid} sails from {n.area} to {area}'s port")
         else:
             problem = path_problem(s, seat, n.area, path, permits)
             if problem:
-                return c.skip(*problem)
+                c.bad(*problem)                       # the Noble is where the log puts him: applied as recorded
             s = set_noble(s, nid, area=area)
             c.note(f"{nid} moves {' -> '.join([n.area] + path)}")
         moved.append(nid)

@@ -180,6 +180,41 @@ TABLE_EVENTS = frozenset({"TroopsDealt", "CitiesRazed", "MarketRevealed", "Offic
 _AFTER_END = frozenset({"GameEnded", "PlanOpened"})
 
 
+# What may still come while a Baron's card waits to be resolved, or while a battle is fought:
+# any other event means the log left it unfinished (_resync).
+_CARD_EVENTS = frozenset({"ActionDeclined", "TaxesLevied", "SoldiersDrafted", "SupportRallied", "ChurchServed",
+                          "ForcesMobilized", "PermissionGiven", "TroopsTransferred", "CrownsGiven", "Adjusted",
+                          "PlanOpened"})
+_BATTLE_EVENTS = frozenset({"CommanderDeclared", "FateDrawn", "FateDiscarded", "CasualtiesAssigned",
+                            "DesertersDrawn", "Retreated", "NobleLost", "CityTaken", "StrongholdCityGiven",
+                            "CrownsGiven", "Adjusted", "PlanOpened"})
+
+
+def _resync(s: State, e: Event, c: Ctx) -> State:
+    """Settle what the log left unfinished before `e` (WK-RULING-AFTER-ILLEGAL): a Neutral card
+    whose resolution has no fixed end is closed by any other event; a Baron's card never resolved
+    is declined, and a battle never finished is dropped, each a claim, so that one mistake in a log
+    is one finding and not a finding for every later event."""
+    f = s.flow
+    p = f.pending
+    if p is None or f.phase != "actions":
+        return s
+    if N.closable(s, e.type):
+        return R.advance(evolve(s, flow=f._replace(pending=p._replace(stage="done"))), c)
+    if p.owner is not None and p.stage == "open" and e.type not in _CARD_EVENTS:
+        printed = R.printed_area(s, p)
+        area = "hand" if p.card == "versatile" else (
+            printed["move"] if isinstance(printed, dict) else printed[0] if isinstance(printed, tuple) else printed)
+        c.claim("WK-ACTION", f"{p.owner}'s {p.card} card is never resolved in the log before {e.type}: it is "
+                f"taken as declined (to {area})")
+        return R.advance(evolve(s, flow=f._replace(pending=p._replace(stage="done", area=area))), c)
+    if s.battle is not None and e.type not in _BATTLE_EVENTS:
+        c.claim("WK-FLOW", f"the battle in {s.battle.area} ({s.battle.stage}) is never finished in the log before "
+                f"{e.type}: it is dropped as it stands")
+        return R.advance(evolve(s, battle=None, flow=f._replace(pending=p._replace(stage="done"))), c)
+    return s
+
+
 def step(s: State, e: Event) -> tuple[list[Violation], State | None]:
     """Judge one event: every violation, and the next state (None when the event is skipped)."""
     c = Ctx()
@@ -197,10 +232,7 @@ def step(s: State, e: Event) -> tuple[list[Violation], State | None]:
     if e.actor is None and e.type not in TABLE_EVENTS:
         c.skip("WK-ACTOR", f"{e.type} is a Baron's decision: it names him as its actor")
         return c.v, None
-    settled = s
-    if N.closable(s, e.type):
-        p = s.flow.pending
-        settled = R.advance(evolve(s, flow=s.flow._replace(pending=p._replace(stage="done"))), c)
+    settled = _resync(s, e, c)
     out = handler(settled, e, c)
     if out is None:
         if settled is s:

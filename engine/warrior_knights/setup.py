@@ -334,7 +334,7 @@ def stronghold_placed(s: State, e, c: Ctx) -> State | None:
         return None
     problem = stronghold_spot_problem(s, area, seat, setup=True)
     if problem:
-        return c.skip("WK-SETUP-STRONGHOLD", problem)
+        c.bad("WK-SETUP-STRONGHOLD", problem)        # it stands where it was put: applied as recorded
     s = set_baron(s, seat, stronghold=area)
     if f.index + 1 < len(f.order):
         return evolve(s, flow=f._replace(index=f.index + 1))
@@ -378,13 +378,16 @@ def noble_placed(s: State, e, c: Ctx) -> State | None:
     if area is None:
         return None
     a = s.data.board.areas[area]
+    problem = None
     if not a.is_kingdom:
-        return c.skip("WK-SETUP-NOBLES", f"{area} is not a Kingdom space")
+        problem = f"{area} is not a Kingdom space"
     for other in s.nobles.values():
         if other.area == area and other.owner != seat:
-            return c.skip("WK-SETUP-NOBLES", f"{area} holds {other.owner}'s Noble {other.id}")
+            problem = f"{area} holds {other.owner}'s Noble {other.id}"
     for other, b in s.barons.items():
         if other != seat and b.stronghold == area:
-            return c.skip("WK-SETUP-NOBLES", f"{area} holds {other}'s stronghold")
+            problem = f"{area} holds {other}'s stronghold"
+    if problem:
+        c.bad("WK-SETUP-NOBLES", problem)             # he stands where he was put: applied as recorded
     s = set_noble(s, nid, area=area)
     return _next_noble_placer(s, f.index + 1)
