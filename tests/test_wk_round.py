@@ -252,8 +252,7 @@ def test_WK_RESULT_forbids_another_winner_or_a_game_not_over():
 
 
 def test_WK_ACTION_forbids_a_card_never_resolved_and_takes_it_as_declined():
-    s = evolve(planned(), flow=planned().flow)
-    s = ok(s, "CardRevealed", None, stack=1, owner="red", card="levy_taxes")
+    s = ok(planned(), "CardRevealed", None, stack=1, owner="red", card="levy_taxes")
     v, s = when(s, "CardRevealed", None, stack=1, owner="blue", card="mobilize_forces")
     assert rules(v) == ["WK-ACTION"] and not v[0].blocking
     assert s.areas["assembly"] == 1 and s.flow.pending.card == "mobilize_forces"
@@ -263,4 +262,5 @@ def test_WK_FLOW_forbids_a_battle_left_unfinished_and_drops_it():
     from tests.test_wk_battles import ASSAULT, board
     s = ok(board(red_star="oakhurst"), "ForcesMobilized", "red", area="oakhurst", attack=ASSAULT)
     v, s = when(s, "CardRevealed", None, stack=1, owner=None, card="uncertain_times")
-    assert rules(v) == ["WK-FLOW"] and s.battle is None and s.flow.pending.card == "uncertain_times"
+    assert rules(v) == ["WK-FLOW"] and s.battle is None and s.areas["assembly"] == 1
+    assert "Uncertain Times: the Fate deck is shuffled" in s.notes
