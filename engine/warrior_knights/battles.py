@@ -23,12 +23,10 @@ RAZE_TIMES = 3                 # "razed for 3 times its normal income"
 
 
 def _ability(s: State, noble: str | None) -> str | None:
+    """A Noble's ability, as the cards file prints it (or the start gives it, observed mode)."""
     if noble is None or noble == STRONGHOLD:
         return None
-    n = s.nobles[noble]
-    cards = s.data.cards.nobles
-    card = cards.get((s.barons[n.owner].color, n.shape)) if cards is not None else None
-    return card.ability if card is not None else None
+    return s.abilities.get(noble)
 
 
 def _troops_of(s: State, side: Side) -> int:

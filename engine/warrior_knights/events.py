@@ -51,6 +51,9 @@ class GameStarted(Payload):
     players: list[PlayerSpec] = Field(min_length=2, max_length=6)
     data: DataSpec | None = None
     barons: dict[str, BaronPrint] | None = Field(None, description="observed mode: printed Baron cards by colour")
+    nobles: dict[str, dict[str, Literal["deal_100", "prevent_100", "victory_1", "text"]]] | None = Field(
+        None, description="observed mode (no \"nobles\" in the cards file): each Baron's Noble abilities, "
+        "colour -> shape -> ability")
     variants: list[Literal["for_glory", "missions", "king"]] = Field(default_factory=list)
 
 

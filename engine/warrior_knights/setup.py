@@ -42,6 +42,13 @@ def check_start(start, data: GameData) -> list[Violation]:
         if known is None and col not in printed:
             out.append(RULES.violation("WK-START", f"no cards file lists the Barons: the start gives each "
                                        f"Baron's printed card in \"barons\" (observed mode); {col!r} has none"))
+    if data.cards.nobles is not None and start.nobles:
+        out.append(RULES.violation("WK-START", f"{data.cards.label} lists the Nobles: the start gives no "
+                                   "\"nobles\" of its own"))
+    for col, shapes in (start.nobles or {}).items():
+        if col not in colours or set(shapes) != set(NOBLE_SHAPES):
+            out.append(RULES.violation("WK-START", f"\"nobles\" gives each playing Baron's 4 Nobles "
+                                       f"({', '.join(NOBLE_SHAPES)}) by shape; {col!r}: {', '.join(shapes) or 'none'}"))
     for col, b in printed.items():
         if sorted(x for x, _ in b.regulars) != sorted(REGULARS):
             out.append(RULES.violation("WK-START", f"{col}'s regular troops are 3x50 and 1x100 (Setup 1), "
@@ -71,6 +78,7 @@ def initial_state(start, data: GameData) -> State:
     colours = dict(zip(seats, _colours(start)))
     barons = {}
     nobles = {}
+    abilities: dict[str, str] = {}
     kinds = data.cards.baron_actions
     # Setup 1: "Action cards (12)": the base mix of the cards file; unknown in observed mode
     hand = None if kinds is None else tuple(sorted(k.type for k in kinds.values() if k.deck == "base"
@@ -87,9 +95,14 @@ def initial_state(start, data: GameData) -> State:
         troops = {f"{seat}-r{i}": Troop(f"{seat}-r{i}", st, wage, False)
                   for i, (st, wage) in enumerate(regulars, start=1)}
         barons[seat] = Baron(col, troops=troops, stronghold_strength=strength, hand=hand)
+        printed_nobles = (start.nobles or {}).get(col, {})
         for shape in NOBLE_SHAPES:
             nid = f"{seat}-{shape}"
             nobles[nid] = Noble(nid, seat, shape)
+            card = (data.cards.nobles or {}).get((col, shape))
+            ability = card.ability if card is not None else printed_nobles.get(shape)
+            if ability is not None:
+                abilities[nid] = ability
     cities = {c: CityState() for c in data.board.cities}
     mercs = data.cards.mercenaries
     merc_deck = None if mercs is None else Deck(frozenset(
@@ -100,7 +113,7 @@ def initial_state(start, data: GameData) -> State:
         track=(None,) * len(data.board.track), fate=_deck(data.cards.fate),
         events=_deck(data.cards.events), mercs=merc_deck, agenda_deck=_deck(data.cards.agendas),
         expeditions={x: Expedition() for x in data.board.expeditions},
-        agenda_cards=dict(data.cards.agendas or {}),
+        agenda_cards=dict(data.cards.agendas or {}), abilities=abilities,
     )
 
 

@@ -69,6 +69,7 @@ def full(s: State) -> dict:
     out["revolts"] = [list(s.flow.revolts), s.flow.revolt_owed, s.flow.ends_after_upkeep]
     out["allocated"] = {a: [list(x) for x in v] for a, v in sorted(s.allocated.items())}
     out["agenda_discards"] = list(s.agenda_discards)
+    out["abilities"] = dict(sorted(s.abilities.items()))
     out["neutral_used"] = dict(sorted(s.neutral_used.items()))
     if s.battle is not None:
         b = s.battle

@@ -216,6 +216,7 @@ class State:
     notes: tuple[str, ...] = ()
     at: tuple[str, int, int] = ("setup", 0, 0)
     setup: Mapping[str, Any] = field(default_factory=dict)                # what setup still needs (strongholds placed...)
+    abilities: Mapping[NobleId, str] = field(default_factory=dict)      # each Noble's ability (the cards file, or the start's)
 
 
 evolve = make_evolve(State)
