@@ -62,3 +62,8 @@ def test_a_replay_names_the_data_and_narrates_the_game():
     assert r.exit_code == 0, r.output
     assert "note: the shipped example_board.json is an invented example board" in r.output
     assert "== Round 2: Actions ==" in r.output and "Stack 1:" in r.output
+
+
+def test_every_sample_has_a_game_id_of_its_own():
+    ids = {read_log(p).events[0].game for p in SAMPLES.glob("*.jsonl")}
+    assert len(ids) == len(list(SAMPLES.glob("*.jsonl")))

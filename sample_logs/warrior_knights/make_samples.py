@@ -155,8 +155,9 @@ def build(folder: Path = HERE) -> dict[str, str]:
     for name, players, seed in GAMES:
         game = play_game(seed, f"wk-{players}p", players)
         assert game.finished, name
-        games[name] = game.envelopes
-        out[name] = _text(game.envelopes)
+        # each sample its own game id (the store keeps one game per id): "wk-" and the file's name
+        games[name] = seal(_renamed(game.envelopes, "wk-" + name.removeprefix("game-").removesuffix(".jsonl")))
+        out[name] = _text(games[name])
     base = games["game-2p.jsonl"]
     for name, _, _, change, *source in BROKEN:
         envs = _renamed(games[source[0]] if source else base,
