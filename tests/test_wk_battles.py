@@ -5,8 +5,8 @@ with an allowed and a forbidden case. The example board: a road runs ironvale - 
 a bridge from oakhurst (Hythe, strength 400) to umberleigh; larkspur and ambridge are ports.
 
 Red's Nobles: star (deal_100) with 200 strength, square (prevent_100) 100, triangle (victory_1)
-50; blue's star (deal_100) 200. Fate cards by battle result: deal_100 f01 f04 f06 f09 ...;
-prevent_100 f02 f07 f14; victory f05 f12 f17 f24; draw_1 f10 f22; none f03 f08 f15 f20."""
+50; blue's star (deal_100) 200. Fate cards by battle result: deal_100 fate01 fate04 fate06 fate09 ...;
+prevent_100 fate02 fate07 fate14; victory fate05 fate12 fate17 fate24; draw_1 fate10 fate22; none fate03 fate08 fate15 fate20."""
 
 from __future__ import annotations
 
@@ -161,7 +161,7 @@ def test_WK_COMMANDER_forbids_a_noble_not_fighting_and_another_barons_choice():
 
 
 # --- Fate cards ------------------------------------------------------------------------------------------------
-# (the defender, neutral Hythe, draws f06 deal_100, f32, f15, f20 none unless a test says otherwise)
+# (the defender, neutral Hythe, draws fate06 deal_100, fate32, fate15, fate20 none unless a test says otherwise)
 
 def assault():
     """Red's star (200 + 200) assaults neutral Hythe (400): 4 Fate cards each."""
@@ -169,16 +169,16 @@ def assault():
 
 
 def test_WK_FATE_COUNT_allows_one_card_per_100_strength():
-    s = ok(assault(), "FateDrawn", None, side="attacker", cards=["f01", "f04", "f05", "f03"])
+    s = ok(assault(), "FateDrawn", None, side="attacker", cards=["fate01", "fate04", "fate05", "fate03"])
     assert len(s.battle.attacker.drawn) == 4
 
 
 def test_WK_FATE_COUNT_forbids_another_count():
-    v, s = refused(assault(), "WK-FATE-COUNT", "FateDrawn", None, side="attacker", cards=["f01", "f04", "f05"])
+    v, s = refused(assault(), "WK-FATE-COUNT", "FateDrawn", None, side="attacker", cards=["fate01", "fate04", "fate05"])
     assert len(s.battle.attacker.drawn) == 3            # applied as recorded
 
 
-def drawn(att=("f01", "f04", "f05", "f03"), dfn=("f06", "f32", "f15", "f20")):
+def drawn(att=("fate01", "fate04", "fate05", "fate03"), dfn=("fate06", "fate32", "fate15", "fate20")):
     s = ok(assault(), "FateDrawn", None, side="attacker", cards=list(att))
     return ok(s, "FateDrawn", None, side="defender", cards=list(dfn))
 
@@ -186,7 +186,7 @@ def drawn(att=("f01", "f04", "f05", "f03"), dfn=("f06", "f32", "f15", "f20")):
 def test_WK_FATE_DISCARD_allows_two_face_down_to_the_bottom():
     s = ok(drawn(), "FateDiscarded", "red", discard=[2, 3])
     assert [f.id for f in s.battle.attacker.kept] if s.battle else True
-    assert s.fate.bottom == ("f05", "f03")
+    assert s.fate.bottom == ("fate05", "fate03")
 
 
 def test_WK_FATE_DISCARD_forbids_none_or_all_with_a_commander():
@@ -195,29 +195,29 @@ def test_WK_FATE_DISCARD_forbids_none_or_all_with_a_commander():
 
 
 def test_WK_FATE_DRAW1_allows_a_card_for_each_draw_1_kept():
-    s = ok(drawn(att=("f10", "f01", "f03", "f08")), "FateDiscarded", "red", discard=[2, 3])
+    s = ok(drawn(att=("fate10", "fate01", "fate03", "fate08")), "FateDiscarded", "red", discard=[2, 3])
     assert s.battle.stage == "draw1" and s.battle.attacker.owed_draws == 1
-    s = ok(s, "FateDrawn", None, side="attacker", cards=["f09"])
+    s = ok(s, "FateDrawn", None, side="attacker", cards=["fate09"])
     assert s.battle.stage == "casualties"
 
 
 def test_WK_FATE_DRAW1_forbids_more_cards_than_owed():
-    s = ok(drawn(att=("f10", "f01", "f03", "f08")), "FateDiscarded", "red", discard=[2, 3])
-    refused(s, "WK-FATE-DRAW1", "FateDrawn", None, side="attacker", cards=["f09", "f11"])
+    s = ok(drawn(att=("fate10", "fate01", "fate03", "fate08")), "FateDiscarded", "red", discard=[2, 3])
+    refused(s, "WK-FATE-DRAW1", "FateDrawn", None, side="attacker", cards=["fate09", "fate11"])
 
 
 # --- casualties and outcomes --------------------------------------------------------------------------------------
 
 def test_WK_CASUALTIES_allows_a_token_per_100_on_the_fighting_armies():
-    # attacker keeps deal, deal (+100 for the star): 3 to the city; the city deals 1 (f06)
-    s = ok(drawn(att=("f01", "f04", "f03", "f08")), "FateDiscarded", "red", discard=[2, 3])
+    # attacker keeps deal, deal (+100 for the star): 3 to the city; the city deals 1 (fate06)
+    s = ok(drawn(att=("fate01", "fate04", "fate03", "fate08")), "FateDiscarded", "red", discard=[2, 3])
     assert s.battle.stage == "casualties"
     s = ok(s, "CasualtiesAssigned", "red", tokens={"star": 1})
     assert s.cities["hythe"].breaches == 3
 
 
 def test_WK_CASUALTIES_forbids_a_wrong_count_and_breaches_on_the_attacker():
-    s = ok(drawn(att=("f01", "f04", "f03", "f08")), "FateDiscarded", "red", discard=[2, 3])
+    s = ok(drawn(att=("fate01", "fate04", "fate03", "fate08")), "FateDiscarded", "red", discard=[2, 3])
     refused(s, "WK-CASUALTIES", "CasualtiesAssigned", "red", tokens={"star": 2})
     refused(s, "WK-CASUALTIES", "CasualtiesAssigned", "red", tokens={}, breaches=1)
 
@@ -234,7 +234,7 @@ def field_battle(att, dfn, red_discard=(), blue_discard=()):
 
 def test_WK_BATTLE_OUTCOME_allows_a_partial_victory_to_make_the_loser_retreat():
     # 4 cards each; red keeps victory + none, blue keeps none + none: 1 victory more
-    s = field_battle(("f05", "f03", "f02", "f07"), ("f08", "f15", "f14", "f19"), (2, 3), (2, 3))
+    s = field_battle(("fate05", "fate03", "fate02", "fate07"), ("fate08", "fate15", "fate14", "fate19"), (2, 3), (2, 3))
     assert s.battle.stage == "casualties"         # each star deals 100
     s = ok(s, "CasualtiesAssigned", "red", tokens={"star": 1})
     s = ok(s, "CasualtiesAssigned", "blue", tokens={"star": 1})
@@ -242,7 +242,7 @@ def test_WK_BATTLE_OUTCOME_allows_a_partial_victory_to_make_the_loser_retreat():
 
 
 def test_WK_BATTLE_OUTCOME_forbids_a_noble_surviving_casualties_equal_to_his_troops():
-    s = field_battle(("f01", "f04", "f02", "f07"), ("f08", "f15", "f14", "f19"), (2, 3), (2, 3))
+    s = field_battle(("fate01", "fate04", "fate02", "fate07"), ("fate08", "fate15", "fate14", "fate19"), (2, 3), (2, 3))
     # red deals 2 + 1 (star) = 3 tokens, 300 >= blue's 150 troops: blue's star dies
     s = ok(s, "CasualtiesAssigned", "red", tokens={"star": 1})
     s = ok(s, "CasualtiesAssigned", "blue", tokens={"star": 3})
@@ -250,7 +250,7 @@ def test_WK_BATTLE_OUTCOME_forbids_a_noble_surviving_casualties_equal_to_his_tro
 
 
 def test_WK_CAPTURE_allows_a_city_taken_on_a_full_victory():
-    s = ok(drawn(att=("f05", "f12", "f03", "f08"), dfn=("f15", "f20", "f27", "f32")), "FateDiscarded", "red",
+    s = ok(drawn(att=("fate05", "fate12", "fate03", "fate08"), dfn=("fate15", "fate20", "fate27", "fate32")), "FateDiscarded", "red",
            discard=[2, 3])
     assert s.battle.after == (("take", "hythe"),)
     s = ok(s, "CityTaken", "red", raze=False)
@@ -258,21 +258,21 @@ def test_WK_CAPTURE_allows_a_city_taken_on_a_full_victory():
 
 
 def test_WK_CAPTURE_forbids_a_city_taken_on_a_stalemate():
-    s = ok(drawn(att=("f05", "f03", "f08", "f15"), dfn=("f12", "f20", "f27", "f32")), "FateDiscarded", "red",
+    s = ok(drawn(att=("fate05", "fate03", "fate08", "fate15"), dfn=("fate12", "fate20", "fate27", "fate32")), "FateDiscarded", "red",
            discard=[2, 3])
     assert s.battle is None and s.cities["hythe"].owner is None
     refused(s, "WK-FLOW", "CityTaken", "red", raze=False)
 
 
 def test_WK_RAZE_allows_a_taken_city_razed_for_three_times_its_income():
-    s = ok(drawn(att=("f05", "f12", "f03", "f08"), dfn=("f15", "f20", "f27", "f32")), "FateDiscarded", "red",
+    s = ok(drawn(att=("fate05", "fate12", "fate03", "fate08"), dfn=("fate15", "fate20", "fate27", "fate32")), "FateDiscarded", "red",
            discard=[2, 3])
     s = ok(s, "CityTaken", "red", raze=True)
     assert s.cities["hythe"].razed and s.barons["red"].crowns == 15 + 9
 
 
 def test_WK_RAZE_forbids_attacking_a_razed_city_again():
-    s = ok(drawn(att=("f05", "f12", "f03", "f08"), dfn=("f15", "f20", "f27", "f32")), "FateDiscarded", "red",
+    s = ok(drawn(att=("fate05", "fate12", "fate03", "fate08"), dfn=("fate15", "fate20", "fate27", "fate32")), "FateDiscarded", "red",
            discard=[2, 3])
     s = ok(s, "CityTaken", "red", raze=True)
     s = with_card(place(s, "red-square", "oakhurst"), "red", "mobilize_forces")
@@ -307,38 +307,38 @@ def test_WK_SIEGE_forbids_a_siege_without_more_strength():
 # --- retreats, deserters, death -----------------------------------------------------------------------------------
 
 def retreating():
-    s = field_battle(("f05", "f03", "f02", "f07"), ("f08", "f15", "f14", "f19"), (2, 3), (2, 3))
+    s = field_battle(("fate05", "fate03", "fate02", "fate07"), ("fate08", "fate15", "fate14", "fate19"), (2, 3), (2, 3))
     s = ok(s, "CasualtiesAssigned", "red", tokens={"star": 1})
     return ok(s, "CasualtiesAssigned", "blue", tokens={"star": 1})
 
 
 def test_WK_RETREAT_allows_an_adjacent_area_without_a_city():
-    s = ok(retreating(), "DesertersDrawn", None, noble="blue-star", card="f01")    # alban: blue has none
+    s = ok(retreating(), "DesertersDrawn", None, noble="blue-star", card="fate01")    # alban: blue has none
     s = ok(s, "Retreated", "blue", noble="star", to="brackwater")
     assert s.nobles["blue-star"].area == "brackwater" and s.battle is None
 
 
 def test_WK_RETREAT_forbids_an_area_with_a_city():
-    s = ok(retreating(), "DesertersDrawn", None, noble="blue-star", card="f01")
+    s = ok(retreating(), "DesertersDrawn", None, noble="blue-star", card="fate01")
     refused(s, "WK-RETREAT", "Retreated", "blue", noble="star", to="oakhurst")
 
 
 def test_WK_DESERTERS_allows_a_mercenary_of_the_drawn_nationality():
-    s = ok(retreating(), "DesertersDrawn", None, noble="blue-star", card="f06")    # brennic: m10
+    s = ok(retreating(), "DesertersDrawn", None, noble="blue-star", card="fate06")    # brennic: m10
     s = ok(s, "Retreated", "blue", noble="star", to="brackwater", deserter="m10")
     assert "m10" not in s.barons["blue"].troops and "m10" in s.mercs.pile
 
 
 def test_WK_DESERTERS_forbids_keeping_a_mercenary_of_that_nationality():
-    s = ok(retreating(), "DesertersDrawn", None, noble="blue-star", card="f06")
+    s = ok(retreating(), "DesertersDrawn", None, noble="blue-star", card="fate06")
     refused(s, "WK-DESERTERS", "Retreated", "blue", noble="star", to="brackwater")
 
 
 def dying():
-    s = field_battle(("f01", "f04", "f02", "f07"), ("f08", "f15", "f14", "f19"), (2, 3), (2, 3))
+    s = field_battle(("fate01", "fate04", "fate02", "fate07"), ("fate08", "fate15", "fate14", "fate19"), (2, 3), (2, 3))
     s = ok(s, "CasualtiesAssigned", "red", tokens={"star": 1})
     s = ok(s, "CasualtiesAssigned", "blue", tokens={"star": 3})
-    return ok(s, "DesertersDrawn", None, noble="blue-star", card="f13")      # alban: none
+    return ok(s, "DesertersDrawn", None, noble="blue-star", card="fate13")      # alban: none
 
 
 def test_WK_NOBLE_DEATH_allows_mercenaries_discarded_for_the_tokens_and_an_heir_with_the_rest():
@@ -359,8 +359,8 @@ def stronghold_fallen():
     s = with_card(s, "red", "mobilize_forces")
     s = ok(s, "ForcesMobilized", "red", area="ironvale",
            attack={"defender": "blue", "kind": "assault", "armies": ["star"], "commander": "star"})
-    s = ok(s, "FateDrawn", None, side="attacker", cards=["f05", "f12", "f03", "f08"])
-    s = ok(s, "FateDrawn", None, side="defender", cards=["f15", "f20"])
+    s = ok(s, "FateDrawn", None, side="attacker", cards=["fate05", "fate12", "fate03", "fate08"])
+    s = ok(s, "FateDrawn", None, side="defender", cards=["fate15", "fate20"])
     return ok(s, "FateDiscarded", "red", discard=[2, 3])
 
 

@@ -92,7 +92,7 @@ def test_each_board_problem_names_its_key(tmp_path, change, expected):
     (lambda c: c["nobles"].pop(), "each Baron has 4 Nobles (Setup 1); white has 3"),
     (lambda c: c["action_cards"]["baron"][0].update(copies=3), "the base cards listed make 13"),
     (lambda c: c["fate"][0].update(battle="win"), "fate[0].battle: expected one of"),
-    (lambda c: c["fate"][1].update(id="f01"), "the Fate card id 'f01' is used twice"),
+    (lambda c: c["fate"][1].update(id="fate01"), "the Fate card id 'fate01' is used twice"),
     (lambda c: c["events"][0].update(color="purple"), "events[0].color"),
     (lambda c: c.update(extra=[]), "unknown section 'extra'"),
     (lambda c: c["mercenaries"][0].update(strength=75), "a positive multiple of 50"),
@@ -111,7 +111,7 @@ def test_a_cards_file_with_a_city_the_board_does_not_have_is_refused_together(tm
     check_data("cards", path)            # alone it is fine: it knows no board
     with pytest.raises(DataErrors) as exc:
         load_data(board=DATA / "example_board.json", cards=path)
-    assert "fate[id=f01]: city 'atlantis' is not a Kingdom city of the board" in str(exc.value)
+    assert "fate[id=fate01]: city 'atlantis' is not a Kingdom city of the board" in str(exc.value)
 
 
 def test_every_card_section_is_optional_and_a_missing_one_is_observed(tmp_path):

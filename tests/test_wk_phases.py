@@ -59,7 +59,7 @@ def test_WK_EXPEDITION_allows_a_start_with_stakes_and_a_payout_on_the_3_spot():
     s = evolve(neutral("fund_expedition"), expeditions={**s.expeditions, "far_east": Expedition(2, {"red": 4})})
     s = ok(s, "ExpeditionFunded", "red", expedition=None)
     assert s.flow.pending.stage == "fate"
-    s = ok(s, "ExpeditionFateDrawn", None, expedition="far_east", cards=["f06"])        # far_east: 3x
+    s = ok(s, "ExpeditionFateDrawn", None, expedition="far_east", cards=["fate06"])        # far_east: 3x
     assert s.barons["red"].crowns == 15 + 12 and s.expeditions["far_east"].spot == 0
 
 
@@ -162,19 +162,19 @@ def test_WK_ASSEMBLY_forbids_an_absent_barons_votes_and_an_absent_acting_chairma
 
 
 def test_WK_ASSEMBLY_PRIVATE_allows_the_baron_the_fate_cards_name_to_call_a_motion():
-    s = ok(assembly(), "PrivateMotionDrawn", None, cards=["f05", "f13"])       # purple, then red
+    s = ok(assembly(), "PrivateMotionDrawn", None, cards=["fate05", "fate13"])       # purple, then red
     s = ok(s, "PrivateMotionCalled", "red")
     assert s.assembly.step == "order"
 
 
 def test_WK_ASSEMBLY_PRIVATE_forbids_another_caller_and_a_motion_on_nothing():
-    s = ok(assembly(), "PrivateMotionDrawn", None, cards=["f13"])
+    s = ok(assembly(), "PrivateMotionDrawn", None, cards=["fate13"])
     refused(s, "WK-ASSEMBLY-PRIVATE", "PrivateMotionCalled", "blue")
     refused(s, "WK-ASSEMBLY-PRIVATE", "PrivateMotionCalled", "red", motion="discard", target="ag09")
 
 
 def ordered():
-    s = ok(assembly(), "PrivateMotionDrawn", None, cards=["f13"])
+    s = ok(assembly(), "PrivateMotionDrawn", None, cards=["fate13"])
     s = ok(s, "PrivateMotionCalled", "red")
     return ok(s, "AgendaOrderDeclared", "red", order=["ag02", "ag01", "ag03"])
 
@@ -185,7 +185,7 @@ def test_WK_ASSEMBLY_ORDER_allows_the_chairman_to_order_the_agendas():
 
 
 def test_WK_ASSEMBLY_ORDER_forbids_another_baron_and_a_missing_agenda():
-    s = ok(ok(assembly(), "PrivateMotionDrawn", None, cards=["f13"]), "PrivateMotionCalled", "red")
+    s = ok(ok(assembly(), "PrivateMotionDrawn", None, cards=["fate13"]), "PrivateMotionCalled", "red")
     refused(s, "WK-ASSEMBLY-ORDER", "AgendaOrderDeclared", "blue", order=["ag01", "ag02", "ag03"])
     refused(s, "WK-ASSEMBLY-ORDER", "AgendaOrderDeclared", "red", order=["ag01", "ag02"])
 
@@ -238,7 +238,7 @@ def charged():
     s = clear_board(ready())
     s = baron(s, "blue", charges=("ag08", "ag09", "ag10"))
     s = evolve(s, agendas=("ag07",))
-    s = ok(ok(assembly(s), "PrivateMotionDrawn", None, cards=["f13"]), "PrivateMotionCalled", "red")
+    s = ok(ok(assembly(s), "PrivateMotionDrawn", None, cards=["fate13"]), "PrivateMotionCalled", "red")
     s = ok(s, "AgendaOrderDeclared", "red", order=["ag07"])
     s = ok(s, "VotesRevealed", "red", agenda="ag07", votes=1)
     s = ok(s, "VotesRevealed", "blue", agenda="ag07", votes=0)
@@ -255,7 +255,7 @@ def test_WK_AGENDA_allows_a_fourth_charge_to_make_him_discard_an_original():
 def test_WK_AGENDA_forbids_discarding_the_new_charge_and_an_office_on_anothers_noble():
     refused(charged(), "WK-AGENDA", "ChargeDiscarded", "blue", agenda="ag07")
     s = evolve(clear_board(ready()), agendas=("ag06",))
-    s = ok(ok(assembly(s), "PrivateMotionDrawn", None, cards=["f13"]), "PrivateMotionCalled", "red")
+    s = ok(ok(assembly(s), "PrivateMotionDrawn", None, cards=["fate13"]), "PrivateMotionCalled", "red")
     s = ok(s, "AgendaOrderDeclared", "red", order=["ag06"])
     s = ok(s, "VotesRevealed", "red", agenda="ag06", votes=1)
     s = ok(s, "VotesRevealed", "blue", agenda="ag06", votes=0)
@@ -340,7 +340,7 @@ def test_WK_INFLUENCE_forbids_influence_without_a_stronghold_on_the_board():
 def test_WK_REVOLT_allows_a_draw_for_an_unguarded_city_and_faith_to_stop_it():
     s = upkeep(baron(own(clear_board(ready()), "kelso", "red"), "red", faith=1))
     assert s.flow.revolts == ("kelso",)
-    s = ok(s, "RevoltDrawn", None, city="kelso", card="f04")            # revolt
+    s = ok(s, "RevoltDrawn", None, city="kelso", card="fate04")            # revolt
     s = ok(s, "RevoltSettled", "red", city="kelso", pay="faith")
     assert s.cities["kelso"].owner == "red" and s.flow.step == "return"
 
@@ -348,8 +348,8 @@ def test_WK_REVOLT_allows_a_draw_for_an_unguarded_city_and_faith_to_stop_it():
 def test_WK_REVOLT_forbids_a_draw_for_a_guarded_city_and_another_baron_settling():
     s = own(own(clear_board(ready()), "kelso", "red"), "hythe", "red")
     s = upkeep(place(s, "red-star", "oakhurst"))
-    refused(s, "WK-REVOLT", "RevoltDrawn", None, city="hythe", card="f04")
-    s = ok(s, "RevoltDrawn", None, city="kelso", card="f04")
+    refused(s, "WK-REVOLT", "RevoltDrawn", None, city="hythe", card="fate04")
+    s = ok(s, "RevoltDrawn", None, city="kelso", card="fate04")
     refused(s, "WK-REVOLT", "RevoltSettled", "blue", city="kelso")
     s = ok(s, "RevoltSettled", "red", city="kelso")
     assert s.cities["kelso"].owner is None

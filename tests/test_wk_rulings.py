@@ -23,8 +23,8 @@ def test_WK_RULING_BLESSING_the_head_of_the_church_pays_1_faith_and_the_better_o
     s = evolve(neutral("fund_expedition"), expeditions={"far_east": Expedition(2, {"red": 2}, True),
                                                         "spice_isles": Expedition(), "new_world": Expedition()})
     s = ok(s, "ExpeditionFunded", "red", expedition=None)
-    refused(s, "WK-EXPEDITION", "ExpeditionFateDrawn", None, expedition="far_east", cards=["f04"])
-    s = ok(s, "ExpeditionFateDrawn", None, expedition="far_east", cards=["f05", "f08"])   # no news, 4x
+    refused(s, "WK-EXPEDITION", "ExpeditionFateDrawn", None, expedition="far_east", cards=["fate04"])
+    s = ok(s, "ExpeditionFateDrawn", None, expedition="far_east", cards=["fate05", "fate08"])   # no news, 4x
     assert s.barons["red"].crowns == 15 + 8
 
 
@@ -76,7 +76,7 @@ def test_WK_RULING_PASSING_THROUGH_a_move_may_end_where_another_baron_stands():
 
 
 def test_WK_RULING_CASUALTY_DEATH_tokens_count_100_each_with_those_from_earlier_battles():
-    s = field_battle(("f13", "f04", "f02", "f07"), ("f08", "f15", "f14", "f19"), (2, 3), (2, 3))
+    s = field_battle(("fate13", "fate04", "fate02", "fate07"), ("fate08", "fate15", "fate14", "fate19"), (2, 3), (2, 3))
     s = evolve(s, nobles={**s.nobles, "blue-star": s.nobles["blue-star"]._replace(
         army=s.nobles["blue-star"].army._replace(casualties=0))})
     s = ok(s, "CasualtiesAssigned", "red", tokens={"star": 1})
@@ -86,12 +86,12 @@ def test_WK_RULING_CASUALTY_DEATH_tokens_count_100_each_with_those_from_earlier_
 
 def test_WK_RULING_ABILITIES_the_commanders_ability_counts():
     # red keeps two deal_100 and his star deals 100 more: 3 breaches on Hythe
-    s = ok(drawn(att=("f13", "f04", "f03", "f08")), "FateDiscarded", "red", discard=[2, 3])
+    s = ok(drawn(att=("fate13", "fate04", "fate03", "fate08")), "FateDiscarded", "red", discard=[2, 3])
     assert s.battle.defender.breaches == 3
 
 
 def test_WK_RULING_NEUTRAL_VICTORIES_a_city_with_strength_left_stands_for_the_defending_noble():
-    s = ok(drawn(att=("f05", "f12", "f03", "f08"), dfn=("f15", "f20", "f27", "f32")), "FateDiscarded", "red",
+    s = ok(drawn(att=("fate05", "fate12", "fate03", "fate08"), dfn=("fate15", "fate20", "fate27", "fate32")), "FateDiscarded", "red",
            discard=[2, 3])
     assert s.battle.after == (("take", "hythe"),)
 
@@ -122,16 +122,16 @@ def test_WK_RULING_POOL_END_the_result_stands_after_the_revolts():
     s = evolve(s, influence_pool=1)
     s = upkeep(s)
     assert s.result is None and s.flow.revolts == ("kelso",)
-    s = ok(s, "RevoltDrawn", None, city="kelso", card="f04")
+    s = ok(s, "RevoltDrawn", None, city="kelso", card="fate04")
     s = ok(s, "RevoltSettled", "red", city="kelso")             # he loses the city: cities tie at 0
     assert s.result is not None and s.result.detail["red"]["cities"] == 0
 
 
 def test_WK_RULING_UNCERTAIN_TIMES_the_draw_deck_is_shuffled_the_discards_stay():
     s = clear_board(ready())
-    s = evolve(s, fate=s.fate._replace(pile=s.fate.pile - {"f01", "f02"}, bottom=("f02",), discard=frozenset({"f01"})))
+    s = evolve(s, fate=s.fate._replace(pile=s.fate.pile - {"fate01", "fate02"}, bottom=("fate02",), discard=frozenset({"fate01"})))
     s = with_card(s, None, "uncertain_times")
-    assert "f02" in s.fate.pile and s.fate.bottom == () and s.fate.discard == {"f01"}
+    assert "fate02" in s.fate.pile and s.fate.bottom == () and s.fate.discard == {"fate01"}
 
 
 def test_WK_RULING_RETREAT_BORDER_a_retreat_crosses_a_passable_border_only():

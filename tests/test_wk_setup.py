@@ -72,14 +72,14 @@ def test_WK_SETUP_ASSIGN_forbids_a_troop_left_out_or_given_twice():
 
 def test_WK_SETUP_RAZE_allows_11_cities_razed_with_2_players():
     s = setup_until(2, "raze")
-    s = ok(s, "CitiesRazed", None, cards=[f"f{i:02d}" for i in range(1, 12)])
+    s = ok(s, "CitiesRazed", None, cards=[f"fate{i:02d}" for i in range(1, 12)])
     assert sum(1 for c in s.cities.values() if c.razed) == 11
     assert s.fate.pile == frozenset(D.cards.fate)          # Setup 4: the Fate deck is shuffled again
 
 
 def test_WK_SETUP_RAZE_forbids_too_few_cities():
     s = setup_until(2, "raze")
-    refused(s, "WK-SETUP-RAZE", "CitiesRazed", None, cards=[f"f{i:02d}" for i in range(1, 11)])
+    refused(s, "WK-SETUP-RAZE", "CitiesRazed", None, cards=[f"fate{i:02d}" for i in range(1, 11)])
 
 
 def test_WK_SETUP_MARKET_allows_players_plus_one_mercenaries_and_3_agendas():
@@ -94,15 +94,15 @@ def test_WK_SETUP_MARKET_forbids_a_market_of_the_wrong_size():
 
 
 def test_WK_SETUP_OFFICES_allows_fate_cards_naming_the_barons_in_play():
-    s = ok(setup_until(2, "offices"), "OfficesChosen", None, chairman=["f03", "f02"], head_of_church=["f01"])
-    assert (s.chairman, s.head_of_church) == ("blue", "red")       # f03 names green, who does not play
+    s = ok(setup_until(2, "offices"), "OfficesChosen", None, chairman=["fate03", "fate02"], head_of_church=["fate01"])
+    assert (s.chairman, s.head_of_church) == ("blue", "red")       # fate03 names green, who does not play
 
 
 def test_WK_SETUP_OFFICES_forbids_cards_naming_nobody_in_play_or_drawn_past_the_choice():
-    refused(setup_until(2, "offices"), "WK-SETUP-OFFICES", "OfficesChosen", None, chairman=["f03"],
-            head_of_church=["f01"])
-    refused(setup_until(2, "offices"), "WK-SETUP-OFFICES", "OfficesChosen", None, chairman=["f01", "f02"],
-            head_of_church=["f01"])
+    refused(setup_until(2, "offices"), "WK-SETUP-OFFICES", "OfficesChosen", None, chairman=["fate03"],
+            head_of_church=["fate01"])
+    refused(setup_until(2, "offices"), "WK-SETUP-OFFICES", "OfficesChosen", None, chairman=["fate01", "fate02"],
+            head_of_church=["fate01"])
 
 
 # --- Setup 7 ---------------------------------------------------------------------------------------------------
@@ -193,7 +193,7 @@ def test_WK_CARD_allows_printed_fields_when_the_cards_file_leaves_the_deck_out(t
 def test_WK_CARD_forbids_printed_fields_for_a_listed_deck_and_an_id_for_an_observed_one():
     refused(new(), "WK-CARD", "TroopsDealt", None, mercenaries={
         "red": [{"id": "x1", "nationality": "a", "strength": 50, "wage": 1}, "m03"], "blue": ["m08", "m10"]})
-    refused(setup_until(2, "raze"), "WK-CARD", "CitiesRazed", None, cards=["f99"])
+    refused(setup_until(2, "raze"), "WK-CARD", "CitiesRazed", None, cards=["fate99"])
 
 
 def test_WK_GAME_OVER_allows_the_result_to_be_declared():

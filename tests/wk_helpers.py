@@ -79,14 +79,14 @@ def setup_until(players: int, step: str) -> State:
     if players < 6:
         if step == "raze":
             return s
-        s = ok(s, "CitiesRazed", None, cards=[f"f{i:02d}" for i in range(1, RAZE[players] + 1)])
+        s = ok(s, "CitiesRazed", None, cards=[f"fate{i:02d}" for i in range(1, RAZE[players] + 1)])
     if step == "market":
         return s
     s = ok(s, "MarketRevealed", None, mercenaries=["m05", "m06", "m07", "m12", "m13", "m14", "m16"][:players + 1],
            agendas=["ag01", "ag02", "ag03"])
     if step == "offices":
         return s
-    s = ok(s, "OfficesChosen", None, chairman=["f01"], head_of_church=["f02"])   # red, blue
+    s = ok(s, "OfficesChosen", None, chairman=["fate01"], head_of_church=["fate02"])   # red, blue
     if step == "strongholds":
         return s
     for q in s.flow.order:

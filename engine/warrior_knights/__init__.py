@@ -8,6 +8,7 @@ from typing import Mapping
 from engine.core.ruleset import DataOption, Ruleset, engine_functions
 from engine.warrior_knights import engine as _engine
 from engine.warrior_knights import narrate as _narrate
+from engine.warrior_knights import views as _views
 from engine.warrior_knights.board import BOARD_SCHEMA
 from engine.warrior_knights.cards import CARDS_SCHEMA
 from engine.warrior_knights.events import PAYLOADS
@@ -53,6 +54,9 @@ RULESET = Ruleset(
     **engine_functions(_engine),
     digest=digest,
     snapshot=snapshot,
+    view=_views.view,
+    redact=_views.redact,
+    secrets=_views.secrets,
     seed_event=None,
     describe=_narrate.describe_event,
     board_lines=_narrate.board_lines,

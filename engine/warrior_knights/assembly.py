@@ -208,11 +208,14 @@ def votes_revealed(s: State, e, c: Ctx) -> State | None:
     if n > held:
         c.bad("WK-VOTES", f"{seat} casts {n} votes; he holds {held}")
         n = held
-    s = set_baron(s, seat, votes=held - n)
     votes = {**a.votes, key: old._replace(votes=n)}
     s = _set(s, votes=votes)
     if all(votes.get(_key(agenda, q), Vote()).votes is not None for q in a.attending):
+        # revealed together: the votes cast leave the Barons' hands now, all at once (a vote revealed
+        # before the others stays hidden in hand: engine/warrior_knights/views.py)
         shown = {q: votes[_key(agenda, q)].votes for q in a.attending}
+        for q, v in shown.items():
+            s = set_baron(s, q, votes=s.barons[q].votes - v)
         c.note(f"Votes for {agenda}: " + ", ".join(f"{q} {v}" for q, v in shown.items()))
         order = tuple(q for q in clockwise_from(s, a.chairman) if shown.get(q))
         s = evolve(_set(s, step="declare"), flow=s.flow._replace(order=order, index=0))

@@ -295,7 +295,8 @@ def fate_discarded(s: State, e, c: Ctx) -> State | None:
             idx = idx[:n - 1]
     gone = [side.drawn[i] for i in idx]
     kept = tuple(f for i, f in enumerate(side.drawn) if i not in idx)
-    s = evolve(s, fate=bottom_of(s.fate, [f.id for f in gone]))
+    s = evolve(s, fate=bottom_of(s.fate, [f.id for f in gone]),
+               face_down=s.face_down + tuple((f.id, e.actor) for f in gone if f.id is not None))
     b = _with_side(b, which, side._replace(kept=kept, discarded=True))
     s = _set_battle(s, b)
     if all(_side(b, w).discarded for w in ("attacker", "defender")):

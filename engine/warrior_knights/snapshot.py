@@ -70,6 +70,7 @@ def full(s: State) -> dict:
     out["allocated"] = {a: [list(x) for x in v] for a, v in sorted(s.allocated.items())}
     out["agenda_discards"] = list(s.agenda_discards)
     out["abilities"] = dict(sorted(s.abilities.items()))
+    out["face_down"] = [list(x) for x in s.face_down]
     out["neutral_used"] = dict(sorted(s.neutral_used.items()))
     if s.battle is not None:
         b = s.battle

@@ -217,6 +217,7 @@ class State:
     at: tuple[str, int, int] = ("setup", 0, 0)
     setup: Mapping[str, Any] = field(default_factory=dict)                # what setup still needs (strongholds placed...)
     abilities: Mapping[NobleId, str] = field(default_factory=dict)      # each Noble's ability (the cards file, or the start's)
+    face_down: tuple[tuple[str, PlayerId], ...] = ()                    # Fate cards discarded face down: (card, by whom)
 
 
 evolve = make_evolve(State)

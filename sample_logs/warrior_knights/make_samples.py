@@ -39,7 +39,7 @@ def _raze_one_more(envs: list[dict]) -> None:
     after, so nothing else changes)."""
     e = _first(envs, lambda e: e["type"] == "CitiesRazed")
     cards = e["payload"]["cards"]
-    e["payload"]["cards"] = cards + [next(f"f{i:02d}" for i in range(1, 37) if f"f{i:02d}" not in cards)]
+    e["payload"]["cards"] = cards + [next(f"fate{i:02d}" for i in range(1, 37) if f"fate{i:02d}" not in cards)]
 
 
 def _plan_salt(envs: list[dict]) -> None:
