@@ -9,7 +9,7 @@ from engine.core.commit import commitment
 from engine.warrior_knights.common import Ctx
 from engine.warrior_knights.rounds import advance
 from engine.warrior_knights.state import Expedition, Flow, evolve
-from tests.wk_helpers import army, baron, clear_board, ok, own, place, ready, refused, rules, when, with_card
+from tests.wk_helpers import army, baron, clear_board, ok, own, place, ready, refused, with_card
 
 
 def neutral(card, **kw):

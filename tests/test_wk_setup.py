@@ -7,7 +7,7 @@ from engine.warrior_knights import engine as E
 from engine.warrior_knights.events import PAYLOADS
 from engine.warrior_knights.gamedata import load_data
 from tests.wk_helpers import (
-    D, MERCS, new, ok, ready, refused, rules, setup_until, start_payload, when,
+    D, MERCS, new, ok, ready, refused, rules, setup_until, start_payload,
 )
 
 

@@ -11,7 +11,7 @@ from engine.core.rules import Verdicts
 from engine.warrior_knights.cards import FateCard, Mercenary, agenda_card, event_card, fate_card
 from engine.warrior_knights.rules import RULES
 from engine.warrior_knights.state import (
-    STRONGHOLD, Army, Baron, CityState, Deck, Noble, NobleId, PlayerId, State, Troop, evolve,
+    STRONGHOLD, Army, Deck, Noble, NobleId, PlayerId, State, Troop, evolve,
 )
 
 class Ctx(Verdicts):
@@ -294,15 +294,6 @@ def besieged(s: State, city: str | None) -> bool:
 def total_troops(s: State, seat: PlayerId) -> int:
     """Every troop strength a Baron has (the last tie-break)."""
     return sum(t.strength for t in s.barons[seat].troops.values())
-
-
-def baron_or_none(s: State, name: str | None) -> Baron | None:
-    seat = seat_of(s, name)
-    return None if seat is None else s.barons[seat]
-
-
-def living_city(s: State, city: str) -> CityState:
-    return s.cities[city]
 
 
 def stronghold_spot_problem(s: State, area: str, seat: str, setup: bool) -> str | None:

@@ -117,5 +117,5 @@ def phase_heading(phase: str, round_: int, turn: int) -> str:
 
 
 def start_lines(view: dict) -> list[str]:
-    return [f"Barons: " + ", ".join(f"{q} ({b['color']})" for q, b in view.get("barons", {}).items()),
+    return ["Barons: " + ", ".join(f"{q} ({b['color']})" for q, b in view.get("barons", {}).items()),
             f"Influence pool: {view.get('influence_pool')}"]

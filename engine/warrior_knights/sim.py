@@ -29,7 +29,7 @@ from engine.warrior_knights import battles as B
 from engine.warrior_knights import engine as E
 from engine.warrior_knights.assembly import PRIVATE, _current, _open_agendas
 from engine.warrior_knights.common import (
-    army_strength, cities_of, city_strength, in_city, kingdom_cities_of, stronghold_spot_problem,
+    army_strength, cities_of, city_strength, in_city, stronghold_spot_problem,
 )
 from engine.warrior_knights.events import PAYLOADS
 from engine.warrior_knights.gamedata import GameData, default_data
