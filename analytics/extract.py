@@ -25,6 +25,7 @@ from pydantic import ValidationError
 from engine.core.events import Event
 from engine.core.projection import Projection, Rows
 from engine.core.ruleset import Ruleset, get_ruleset, ruleset_names, rulesets
+from replay.judge import read_ahead
 from replay.logfile import LogRead
 
 # a projection's column type -> its polars type ("json": the JSON text)
@@ -61,8 +62,8 @@ class GameRows(Rows):
     and those of `rs` (a ruleset registered after this module was imported)."""
 
     def __init__(self, game_id: str | None, tables: dict[str, list[tuple]] | None = None,
-                 rs: Ruleset | None = None):
-        super().__init__(game_id, {t: [] for t in TABLES} if tables is None else tables)
+                 rs: Ruleset | None = None, memo: Any = None):
+        super().__init__(game_id, {t: [] for t in TABLES} if tables is None else tables, memo)
         for p in rs.projections if rs is not None else ():
             self.tables.setdefault(p.table, [])
 
@@ -106,9 +107,10 @@ def extract_rows(read: LogRead, *, data: Any = None) -> GameRows:
             state = rs.reveal_seed(state, seeds[-1])
     fold = make_fold(rows, data)
     models = rs.payload_models
+    voided, _ = read_ahead(events)          # events an organizer's ruling took out of the game
     for raw in events[1:]:
         model = models.get(raw.type)
-        if model is None:
+        if model is None or raw.seq in voided:
             continue
         try:
             payload = model.model_validate(raw.payload)
@@ -144,14 +146,15 @@ def judge_with_rows(read: LogRead, *, data: Any = None):
     return j, rows
 
 
-def fold_for(read: LogRead, data: Any = None) -> Any:
-    """A fresh analytics fold for the ruleset the log names (rows in its `t`), None without one."""
+def fold_for(read: LogRead, data: Any = None, memo: Any = None) -> Any:
+    """A fresh analytics fold for the ruleset the log names (rows in its `t`), None without one.
+    `memo` (engine.core.memo.Memo): values the fold may recall instead of computing (the store's)."""
     rs = _ruleset_of(read)
     make_fold = _fold_of(rs) if rs is not None else None
     if make_fold is None:
         return None
     events = read.events
-    return make_fold(GameRows(events[0].game if events else None, rs=rs),
+    return make_fold(GameRows(events[0].game if events else None, rs=rs, memo=memo),
                      rs.default_data() if data is None else data)
 
 

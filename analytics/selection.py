@@ -67,8 +67,9 @@ class Selection:
     rulesets: dict[str, str | None]                # every game in scope -> its ruleset
     left_out: tuple[LeftOut, ...] = ()
     include_broken: bool = False
-    db: str | None = None
+    db: str | None = None                                  # the store, or the lake, read
     titles: dict[str, str] = field(default_factory=dict)   # ruleset name -> its title
+    option: str = "--db"                                   # how a command names `db`
 
     @property
     def counted_ids(self) -> list[str]:
@@ -113,7 +114,7 @@ class Selection:
                 f"{reasons}{listing}")
 
     def listing_command(self) -> str:
-        db = f" --db {self.db}" if self.db else ""
+        db = f" {self.option} {self.db}" if self.db else ""
         return f"ledger stats{db} --left-out"
 
     def games_left_out(self, ruleset: str | None = None) -> list[LeftOut]:
@@ -159,7 +160,7 @@ def select_games(store, scope: pl.DataFrame, include_broken: bool = False,
         left += _copies(store, clean)
     left.sort(key=lambda g: (REASONS.index(g.reason), g.game_id))
     return Selection(rulesets, tuple(left), include_broken, getattr(store, "path", None) and
-                     str(store.path), dict(titles or {}))
+                     str(store.path), dict(titles or {}), getattr(store, "option", "--db"))
 
 
 def _ids_param(ids: list[str]) -> dict:

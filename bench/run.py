@@ -1,4 +1,4 @@
-"""Run the benchmark suite and print its figures: python bench/run.py [replay|ingest|odds|dashboard|append|all]."""
+"""Run the benchmark suite and print its figures: python bench/run.py [replay|ingest|odds|dashboard|append|lake|all]."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 SUITES = {"replay": "bench.bench_replay", "ingest": "bench.bench_ingest", "odds": "bench.bench_odds",
-          "dashboard": "bench.bench_dashboard", "append": "bench.bench_append"}
+          "dashboard": "bench.bench_dashboard", "append": "bench.bench_append",
+          "lake": "bench.bench_lake"}
 
 
 def main(argv: list[str]) -> None:

@@ -14,10 +14,10 @@ from engine.core.ruleset import get_ruleset, ruleset_names
 from engine.core.text import plural
 from ledger import exitcodes
 from ledger.datafiles import DataFileError, DataFiles, data_for, data_of_log, with_data_options
-from ledger.verdict import verdict, winners_named  # noqa: F401  (moved there for `ledger tournament`)
+from ledger.verdict import findings_with_rulings, verdict, winners_named  # noqa: F401  (moved there for `ledger tournament`)
 from replay.logfile import LogFileError, read_log
 from replay.judge import Finding, Judgement, judge
-from replay.narrate import filter_problem, narrate, steps_json
+from replay.narrate import filter_problem, narrate, ruled_line, ruling_summary, steps_json
 
 from ledger.cli_base import JsonOpt, _emit_json, _progress, app, err, os_reason, write_problem  # noqa: E402,F401
 
@@ -117,8 +117,10 @@ def replay(
 ) -> None:
     """Replay a game turn by turn: each decision, the dice, what they caused, the board after each turn.
 
-    Exit 0: no findings. 1: findings. 2: unreadable. 6: no such round, turn or player (the message
-    names those the game has).
+    An organizer's ruling is shown beside the event it answers (⚖), an event a ruling took out
+    of the game is marked ⊘. Exit 0: no findings, or every finding accepted by a ruling. 1:
+    findings. 2: unreadable. 6: no such round, turn or player (the message names those the game
+    has).
 
     Example: ledger replay sample_logs/game42.jsonl --round 6 --turn 2; ledger replay sample_logs/game42.jsonl --as orange
     """
@@ -160,7 +162,8 @@ def replay(
         steps = [s for s in j.steps if step_matches(s, round_, turn, player)]
         _emit_json({"file": j.file, "game": j.game_id, "ruleset": j.ruleset, "version": j.ruleset_version,
                     "data": j.data_digest, "data_notes": list(j.data_notes), "players": j.players, "steps": steps_json(j, steps),
-                    "result": j.result_dict(), "findings": [f.as_dict() for f in j.findings]})
+                    "result": j.result_dict(), "findings": findings_with_rulings(j),
+                    "rulings": [r.as_dict() for r in j.rulings], "ruled": j.ruled})
     else:
         lines = narrate(j, round_=round_, turn=turn, player=player)
         if round_ is None and turn is None and player is None:
@@ -174,7 +177,7 @@ def replay(
                 for f in unseen]
         for line in lines:
             typer.echo(line)
-    raise typer.Exit(exitcodes.OK if not j.findings else exitcodes.FINDINGS)
+    raise typer.Exit(exitcodes.OK if not j.open_findings else exitcodes.FINDINGS)
 
 
 @app.command()
@@ -190,8 +193,10 @@ def audit(
 ) -> None:
     """Report every finding in the logs: file, line, seq, rule id, message, rulebook section.
 
-    A folder stands for every *.jsonl file under it. Exit 0 when clean, 1 when there are
-    findings, 2 when a file cannot be read.
+    A folder stands for every *.jsonl file under it. Each organizer's ruling is shown beside the
+    finding it answers, and a game whose every finding is accepted by a ruling is "ruled". Exit
+    0 when clean or ruled, 1 when there are findings no ruling answers, 2 when a file cannot be
+    read.
 
     Example: ledger audit sample_logs/*.jsonl; ledger audit tournament-2026/ --json > audit.json
     """
@@ -222,15 +227,23 @@ def audit(
         finally:
             if prog:
                 prog.advance(task)
-        if j.findings or j.fatal:
+        if j.open_findings or j.fatal:
             worst = max(worst, exitcodes.FINDINGS)
         reports.append(_audit_dict(j))
         if not as_json:
             for f in j.findings:
                 typer.echo(f.format())
+                by = j.accepted_by(f)
+                if by is not None:
+                    typer.echo(f"    {ruled_line(by)}")
+            for r in j.rulings:
+                typer.echo(f"{j.file}:{r.line} (seq {r.seq}): ruling {ruling_summary(r)}")
             if j.fatal and not j.findings:
                 typer.echo(f"{j.file}: cannot be judged: {j.fatal}")
-            if not j.findings and not j.fatal:
+            if j.ruled:
+                typer.echo(f"{j.file}: ruled ({plural(j.events, 'event')}; every finding is "
+                           f"accepted by a ruling)")
+            elif not j.findings and not j.fatal:
                 typer.echo(f"{j.file}: clean ({plural(j.events, 'event')})")
             for note in j.data_notes:
                 typer.echo(f"{j.file}: note: {note}")
@@ -250,12 +263,14 @@ def _audit_summary(reports: list[dict]) -> list[str]:
     judged = [r for r in reports if "error" not in r]
     unreadable = len(reports) - len(judged)
     games = sum(r["games"] for r in judged)
-    with_findings = sum(1 for r in judged if r["findings"] or r["fatal"])
+    with_findings = sum(1 for r in judged if r["open_findings"] or r["fatal"])
+    ruled = sum(1 for r in judged if r["ruled"])
     by_rule = Counter(f["rule"] for r in judged for f in r["findings"])
     head = (f"audited {plural(len(reports), 'file')}"
             + (f" ({unreadable} could not be read)" if unreadable else "")
             + f": {plural(games, 'game')}, {with_findings} of {plural(len(judged), 'file')} "
-              f"with findings, {len(judged) - with_findings} without; "
+              f"with findings, {len(judged) - with_findings} without"
+            + (f" ({ruled} of them ruled)" if ruled else "") + "; "
             + (f"{plural(sum(by_rule.values()), 'finding')} by rule:" if by_rule else "no findings"))
     width = max((len(rule) for rule in by_rule), default=0)
     return ["", head] + [f"  {rule.ljust(width)}  {n:>6,}"
@@ -298,10 +313,10 @@ def _check_in_campaign(j: Judgement, path: Path, campaign_file: Path) -> None:
 def _audit_dict(j: Judgement) -> dict:
     return {"file": j.file, "game": j.game_id, "games": j.games_in_file if j.events else 0,
             "ruleset": j.ruleset, "version": j.ruleset_version,
-            "data": j.data_digest, "data_notes": list(j.data_notes), "events": j.events, "clean": j.clean,
-            "fatal": j.fatal,
-            "chain_ok": j.chain_ok, "findings": [f.as_dict() for f in j.findings],
-            "result": j.result_dict()}
+            "data": j.data_digest, "data_notes": list(j.data_notes), "events": j.events, "clean": j.clean, "fatal": j.fatal,
+            "chain_ok": j.chain_ok, "findings": findings_with_rulings(j),
+            "open_findings": len(j.open_findings), "ruled": j.ruled,
+            "rulings": [r.as_dict() for r in j.rulings], "result": j.result_dict()}
 
 
 @app.command()
@@ -336,7 +351,8 @@ def verify(
     if as_json:
         _emit_json(v)
     else:
-        typer.echo(f"{j.file}: {'VERIFIED' if v['verified'] else 'NOT VERIFIED'}")
+        typer.echo(f"{j.file}: " + ("RULED (verified under the organizer's rulings)" if v["ruled"]
+                                    else "VERIFIED" if v["verified"] else "NOT VERIFIED"))
         for check in v["checks"]:
             typer.echo(f"  [{'ok' if check['ok'] else 'FAIL'}] {check['name']}: {check['detail']}")
         for note in j.data_notes:
@@ -344,8 +360,15 @@ def verify(
         shown = j.findings[:10]
         for f in shown:
             typer.echo("    " + f.format())
+            by = j.accepted_by(f)
+            if by is not None:
+                typer.echo(f"      {ruled_line(by)}")
         if len(j.findings) > len(shown):
             typer.echo(f"    ... and {len(j.findings) - len(shown)} more (ledger audit {j.file})")
+        if j.rulings:
+            typer.echo(f"  rulings ({len(j.rulings)}):")
+            for r in j.rulings:
+                typer.echo(f"    {ruling_summary(r)}")
     raise typer.Exit(v["exit_code"])
 
 
@@ -457,4 +480,5 @@ from ledger import cli_campaign  # noqa: E402,F401
 from ledger import cli_split  # noqa: E402,F401
 from ledger import cli_tournament  # noqa: E402,F401
 from ledger import cli_serve  # noqa: E402,F401
+from ledger import cli_rule  # noqa: E402,F401
 from ledger import cli_data  # noqa: E402,F401

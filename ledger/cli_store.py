@@ -237,17 +237,29 @@ def export(
     fmt: ExportFormat = typer.Option(ExportFormat.jsonl, "--format", help="jsonl or parquet."),
     out_path: Path = typer.Option(..., "--out", "-o", help="A file (one game as JSONL) or a folder."),
     db: Path = DbOpt,
+    prune: bool = typer.Option(False, "--prune", help="Parquet lake: also remove the games the "
+                               "store no longer has (kept by default: a lake may gather several stores)."),
+    as_json: bool = JsonOpt,
 ) -> None:
-    """Export stored games: JSONL exactly as logged (byte for byte), or Parquet partitioned by
-    ruleset and date (ruleset=.../date=.../<game>.parquet) for DuckDB, Spark or Trino.
+    """Export stored games: JSONL exactly as logged (byte for byte), or a Parquet lake for
+    `ledger stats --lake`, `ledger dashboard --lake`, DuckDB, Spark or Trino.
 
     One game as JSONL goes to the file OUT (or OUT/<game>.jsonl when OUT is a folder); --all as
     JSONL writes OUT/<game>.jsonl per game. Exports are idempotent: every game has one file,
-    named after it, replaced whole, so exporting the same store twice gives the same files (a
-    lake, too). Exit 2 when the store cannot be read or OUT cannot be written (a full disk
-    leaves each file as it was).
+    named after it, replaced whole, so exporting the same store twice gives the same files.
 
-    Example: ledger export game42 --format jsonl --out game42.jsonl; ledger export --all --format parquet --out lake/
+    Parquet: OUT is a lake (docs/scale.md): the events, games, players, findings, campaign links
+    and analytics rows of the games, one folder per table, partitioned by ruleset and date
+    (OUT/events/ruleset=.../date=.../part-*.parquet), and OUT/_manifest.json listing every file.
+    The export is incremental: only the games new or changed since the last export into OUT (by
+    head hash, and by the judgement their rows come from) are written; a changed game's old rows
+    are replaced. New files are written first and the manifest replaced last, so a killed export
+    leaves the lake as it was. It reports the games new, changed, unchanged and removed (--prune).
+
+    Exit 2 when the store cannot be read or OUT cannot be written (a full disk leaves each file,
+    and the lake, as it was).
+
+    Example: ledger export game42 --format jsonl --out game42.jsonl; ledger export --all --format parquet --out lake/ --prune
     """
     from ledger.store import GameNotFound, StoreError
     from ledger.store.duckdb import export_file_stems
@@ -264,13 +276,15 @@ def export(
     if problem is not None:
         err.print(f"ledger: cannot write {problem}")
         raise typer.Exit(exitcodes.UNREADABLE)
+    if prune and (fmt is not ExportFormat.parquet or not all_games):
+        err.print("ledger: --prune applies to a Parquet lake of every game (--all --format parquet)")
+        raise typer.Exit(exitcodes.USAGE)
+    if fmt is ExportFormat.parquet:
+        _export_lake(db, out_path, None if all_games else game_id, prune, as_json)
+        return
     store = _open(db, read_only=True)
     try:
-        if fmt is ExportFormat.parquet:
-            store.export_parquet(out_path, None if all_games else game_id)
-            typer.echo(f"wrote {'every game' if all_games else game_id} as Parquet under "
-                       f"{out_path}/")
-        elif all_games:
+        if all_games:
             ids = [g.game_id for g in store.games()]
             names = export_file_stems(ids)
             for done, gid in enumerate(ids):
@@ -280,12 +294,18 @@ def export(
                     err.print(f"ledger: cannot write {out_path / names[gid]}.jsonl: "
                               f"{os_reason(exc)}; {done} of {plural(len(ids), 'game')} written")
                     raise typer.Exit(exitcodes.UNREADABLE)
-            typer.echo(f"wrote {plural(len(ids), 'game')} to {out_path}/")
+            if as_json:
+                _emit_json({"out": str(out_path), "games": len(ids)})
+            else:
+                typer.echo(f"wrote {plural(len(ids), 'game')} to {out_path}/")
         else:
             target = (out_path / f"{export_file_stems([game_id])[game_id]}.jsonl"
                       if out_path.is_dir() else out_path)
             store.export_jsonl(game_id, target)
-            typer.echo(f"wrote {game_id} to {target}")
+            if as_json:
+                _emit_json({"out": str(target), "games": 1})
+            else:
+                typer.echo(f"wrote {game_id} to {target}")
     except GameNotFound as exc:
         err.print(f"ledger: {exc} ({db})")
         raise typer.Exit(exitcodes.UNREADABLE)
@@ -357,3 +377,49 @@ def check_db(db: Path = DbOpt, as_json: bool = JsonOpt) -> None:
             out.print(f"{db}: {problem}", markup=False)
         out.print(f"{db}: {len(report.problems)} problem(s)")
     raise typer.Exit(exitcodes.OK if report.ok else exitcodes.FINDINGS)
+
+
+def _export_lake(db: Path, lake: Path, game_id: Optional[str], prune: bool, as_json: bool) -> None:
+    """`ledger export --format parquet`: the lake brought up to date (ledger.lake)."""
+    from analytics.lake import LakeError
+    from ledger.lake import export_lake
+    from ledger.store import GameNotFound, StoreError
+
+    store = _open(db, read_only=True)
+    bar: list[Any] = []
+
+    def progress(done: int, total: int) -> None:
+        if not bar:
+            made = _bar(total, "exporting")
+            bar.append(made)
+            if made is not None:
+                made.start()
+                made.add_task("export", total=total)
+        if bar[0] is not None:
+            bar[0].update(bar[0].task_ids[0], completed=done)
+
+    try:
+        report = export_lake(store, lake, game_id=game_id, prune=prune, on_progress=progress)
+    except GameNotFound as exc:
+        err.print(f"ledger: {exc} ({db})")
+        raise typer.Exit(exitcodes.UNREADABLE)
+    except (StoreError, LakeError) as exc:
+        err.print(f"ledger: {exc}")
+        raise typer.Exit(exitcodes.UNREADABLE)
+    except OSError as exc:
+        err.print(f"ledger: cannot write the lake {lake}: {exc.filename or ''}"
+                  f"{': ' if exc.filename else ''}{os_reason(exc)}; the lake is as it was")
+        raise typer.Exit(exitcodes.UNREADABLE)
+    finally:
+        if bar and bar[0] is not None:
+            bar[0].stop()
+        store.close()
+    if as_json:
+        _emit_json({"db": str(db), **report.as_dict()})
+    else:
+        out.print(report.summary(), markup=False)
+        if report.rebuilt:
+            out.print(f"written afresh: {report.rebuilt}", markup=False)
+        if report.repaired:
+            out.print(f"{plural(report.repaired, 'game')} written again: files of the lake "
+                      f"listed in its manifest were missing", markup=False)

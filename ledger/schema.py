@@ -1,4 +1,5 @@
-"""JSON Schema of a log line, generated from the envelope and the ruleset's payload models."""
+"""JSON Schema of a log line, generated from the envelope and the ruleset's payload models (and the
+log format's own RulingRecorded)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Literal, Optional, Union
 from pydantic import ConfigDict, Field, TypeAdapter, create_model
 
 from engine import get_ruleset
+from engine.core.rulings import RULING_EVENT, RulingRecorded
 from engine.core.ruleset import ruleset_names
 
 
@@ -32,7 +34,9 @@ def _line_models(ruleset: str, prefix: str) -> list:
     """A pydantic model of a line per event type of `ruleset` (named `prefix` + type + "Line")."""
     rs = get_ruleset(ruleset)
     variants = []
-    for type_name, payload in rs.payload_models.items():
+    # a ruling is the log format's, in every game's log (engine/core/rulings.py)
+    payloads = {**rs.payload_models, RULING_EVENT: RulingRecorded}
+    for type_name, payload in payloads.items():
         model = create_model(
             prefix + type_name + "Line",
             __config__=ConfigDict(extra="forbid", title=type_name),

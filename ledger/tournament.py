@@ -635,15 +635,18 @@ def _check_table(t: TableCheck, store: Any, judged: dict[str, Judgement],
     if j.fatal is not None:
         t.checks.append(Check("rules", "skip", f"not judged: {j.fatal}"))
         return
-    rules = j.rule_findings
-    detail = "no rule errors" if not rules else (
+    # a finding an organizer's ruling accepts is answered (docs/log-format.md, "RulingRecorded")
+    rules = [f for f in j.rule_findings if j.accepted_by(f) is None]
+    ruled = len(j.rule_findings) - len(rules)
+    detail = ("no rule errors" if not rules else (
         f"{len(rules)} finding(s): " + "; ".join(_finding_text(f) for f in rules[:3])
-        + (f"; and {len(rules) - 3} more" if len(rules) > 3 else ""))
+        + (f"; and {len(rules) - 3} more" if len(rules) > 3 else ""))) + (
+        f"; {ruled} accepted by rulings" if ruled else "")
     t.checks.append(Check("rules", "fail" if rules else "ok",
                           detail + f" ({j.ruleset} {j.ruleset_version})"))
     if rules:
-        t.problem("rules", detail, f"a judge rules on the game first (ledger audit {e.label}); "
-                  "the result stands only after that")
+        t.problem("rules", detail, f"a judge rules on the game first (ledger audit {e.label}, "
+                  "then ledger rule); the result stands only after that")
     if "dice" in vc:
         dice = vc["dice"]
         t.checks.append(Check("dice", "ok" if dice["ok"] else "fail", dice["detail"]))

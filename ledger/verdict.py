@@ -22,15 +22,25 @@ def winners_named(text: str) -> tuple[str, ...]:
 
 
 def verdict(j: Judgement, winner: str | None = None) -> dict:
-    """The organizer's answer: chain intact, no rule errors, declared result = the rules' result."""
+    """The organizer's answer: chain intact, no rule errors, declared result = the rules' result.
+
+    A finding an organizer's ruling accepts (docs/log-format.md, "RulingRecorded") is answered:
+    it is listed with its ruling and fails no check. A game that verifies only by its rulings
+    (a finding accepted, or an event taken out) has the status "ruled"; exit 0 like a verified one."""
     format_problems = [f for f in j.log_findings if f.rule not in exitcodes.CHAIN_RULES]
     chain_problems = [f for f in j.log_findings if f.rule in exitcodes.CHAIN_RULES]
     from engine import get_ruleset
     rs = get_ruleset(j.ruleset) if j.ruleset else None
     result_event = rs.result_event if rs else None
     seed_rules = rs.rules.ids_about("seed") if rs else frozenset()
-    result_claims = [f for f in j.rule_findings if result_event and f.event == result_event]
-    rule_problems = [f for f in j.rule_findings if not (result_event and f.event == result_event)]
+    still_open = {id(f) for f in j.open_findings}
+    ruled_findings = [f for f in j.findings if id(f) not in still_open]
+    on_result = [f for f in j.rule_findings if result_event and f.event == result_event]
+    result_claims = [f for f in on_result if id(f) in still_open]
+    rule_problems = [f for f in j.rule_findings if id(f) in still_open
+                     and not (result_event and f.event == result_event)]
+    # the log's own result claim, its findings all accepted by a ruling: the declared result stands
+    result_ruled = winner is None and bool(on_result) and not result_claims and j.has_declared_winner
     if winner is not None:
         declared_set = winners_named(winner)
     else:
@@ -49,6 +59,11 @@ def verdict(j: Judgement, winner: str | None = None) -> dict:
     else:
         result_ok = sorted(declared_set) == sorted(rules_winners)
         result_detail = f"declared {declared or 'no winner'}; the rules give {' and '.join(rules_winners) or 'no winner'}{ended}"
+    if result_ruled:
+        by = j.accepted_by(on_result[0])
+        result_detail += (f" — the declared result ({declared or 'no winner'}) stands by the ruling "
+                          f"at seq {by.seq}" + (f" ({by.by})" if by.by else ""))
+    n_ruled = sum(1 for f in ruled_findings if f.kind != "log" and not (result_event and f.event == result_event))
     checks = [
         {"name": "log readable", "ok": not format_problems and j.fatal is None,
          "detail": "every line parsed" if not format_problems else f"{len(format_problems)} problem(s)"},
@@ -58,10 +73,12 @@ def verdict(j: Judgement, winner: str | None = None) -> dict:
         {"name": "rules", "ok": not rule_problems and j.fatal is None,
          "detail": ("not judged: " + j.fatal if j.fatal else
                     "no rule errors" if not rule_problems else f"{len(rule_problems)} finding(s)")
+                   + (f"; {n_ruled} accepted by rulings" if n_ruled and not j.fatal else "")
                    + (f" (ruleset {j.ruleset} {j.ruleset_version})" if j.ruleset else "")},
-        {"name": "result", "ok": result_ok and not result_claims, "detail": result_detail},
+        {"name": "result", "ok": (result_ok and not result_claims) or result_ruled,
+         "detail": result_detail},
     ]
-    dice_findings = [f for f in j.rule_findings if f.rule in seed_rules]
+    dice_findings = [f for f in j.rule_findings if f.rule in seed_rules and id(f) in still_open]
     if j.dice_mode == "seeded":
         checks.insert(3, {"name": "dice", "ok": j.seed_checked and not dice_findings,
                           "detail": (f"{len(dice_findings)} die/dice differ from the revealed seed" if dice_findings
@@ -74,12 +91,25 @@ def verdict(j: Judgement, winner: str | None = None) -> dict:
         code = exitcodes.CHAIN
     elif rule_problems or (j.dice_mode == "seeded" and not j.seed_checked):
         code = exitcodes.FINDINGS
-    elif not result_ok or result_claims:
+    elif (not result_ok or result_claims) and not result_ruled:
         code = exitcodes.RESULT
     else:
         code = exitcodes.OK
+    ruled = code == exitcodes.OK and (bool(ruled_findings) or any(r.voids for r in j.rulings))
     return {"file": j.file, "game": j.game_id, "verified": code == exitcodes.OK, "exit_code": code,
+            "status": "ruled" if ruled else "verified" if code == exitcodes.OK else "not verified",
+            "ruled": ruled,
             "ruleset": j.ruleset, "ruleset_version": j.ruleset_version, "data": j.data_digest,
             "data_notes": list(j.data_notes), "chain_head": j.head,
             "checks": checks, "result": j.result_dict(), "declared_winner": declared,
-            "events": j.events, "findings": [f.as_dict() for f in j.findings]}
+            "events": j.events, "findings": findings_with_rulings(j),
+            "rulings": [r.as_dict() for r in j.rulings]}
+
+
+def findings_with_rulings(j: Judgement) -> list[dict]:
+    """Each finding as a dict, with "ruling": the seq of the ruling that accepts it (None: open)."""
+    out = []
+    for f in j.findings:
+        by = j.accepted_by(f)
+        out.append({**f.as_dict(), "ruling": by.seq if by is not None else None})
+    return out

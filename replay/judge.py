@@ -5,6 +5,11 @@ How events after an illegal one are judged (docs/rulings.md, "after an illegal e
 event that can still be carried out is applied as recorded and marked so; one that cannot is
 skipped. Either way it is a finding, and every later event is judged against the state that
 follows, so one mistake at the table is one finding, not a cascade.
+
+An organizer's ruling (`RulingRecorded`, engine/core/rulings.py) is read here, for every ruleset,
+and never shown to the ruleset: it changes no state. A ruling that takes events out of the game
+(void, replay-from) is read ahead, when the judge starts on a whole log, so the events it takes
+out are passed over where they stand (status "voided") and the rest is judged without them.
 """
 
 from __future__ import annotations
@@ -21,6 +26,10 @@ from pydantic import ValidationError
 from engine.core.dice import DiceTape
 from engine.core.events import Event
 from engine.core.rules import Finding  # noqa: F401  (re-exported: one problem in a log)
+from engine.core.rulings import (
+    ACCEPT, REPLAY_FROM, RULING_EVENT, RULING_RULE, TAKES_OUT, Ruling, RulingRecorded, ruling_notes,
+    ruling_of, ruling_problem,
+)
 from engine.core.ruleset import GameResult, Ruleset, get_ruleset, ruleset_names
 from replay.logfile import LogRead, RawEvent
 
@@ -38,7 +47,7 @@ class StepRecord:
     type: str
     actor: str | None
     payload: dict
-    status: str                    # ok | claim | illegal-applied | skipped | unreadable
+    status: str                    # ok | claim | illegal-applied | skipped | unreadable | ruling | voided
     findings: list[Finding]
     notes: tuple[str, ...]
     position: tuple[str, int, int]  # phase, round, turn
@@ -73,6 +82,7 @@ class Judgement:
     start_view: dict | None = None
     games_in_file: int = 1                # > 1: games were concatenated (LOG-MANY-GAMES)
     data_notes: tuple[str, ...] = ()      # what the data judged with is (an invented example...)
+    rulings: list[Ruling] = field(default_factory=list)   # the rulings that stand, in log order
 
     @property
     def log_findings(self) -> list[Finding]:
@@ -88,6 +98,41 @@ class Judgement:
 
     def result_dict(self) -> dict | None:
         return self.result.as_dict() if self.result else None
+
+    # -- rulings (docs/log-format.md, "RulingRecorded": what each decision does to the verdict)
+
+    def rulings_on(self, seq: int | None) -> list[Ruling]:
+        """The rulings that answer the event at `seq`, in log order."""
+        return [r for r in self.rulings if r.answers == seq]
+
+    def accepted_by(self, f: Finding) -> Ruling | None:
+        """The first ruling that accepts the event a finding is about: the finding is then
+        answered. A log problem (format, chain) is never answered: it is about the file."""
+        if f.kind == "log" or f.seq is None:
+            return None
+        return next((r for r in self.rulings if r.answers == f.seq and r.decision == ACCEPT), None)
+
+    @property
+    def open_findings(self) -> list[Finding]:
+        """The findings no ruling answers."""
+        return [f for f in self.findings if self.accepted_by(f) is None]
+
+    @property
+    def voided(self) -> dict[int, Ruling]:
+        """The events the rulings took out of the game: seq -> the (first) ruling."""
+        out: dict[int, Ruling] = {}
+        for r in self.rulings:
+            for seq in r.voids:
+                out.setdefault(seq, r)
+        return out
+
+    @property
+    def ruled(self) -> bool:
+        """A game that is clean only by its rulings: it can be judged, every finding is answered
+        by an accepting ruling, and a ruling answered a finding or took an event out."""
+        if self.fatal is not None or not self.rulings or self.open_findings:
+            return False
+        return bool(self.findings) or any(r.voids for r in self.rulings)
 
 
 def _payload_error(exc: ValidationError) -> str:
@@ -153,6 +198,9 @@ class Judge:
         self.j: Judgement | None = None
         self.last_seq: int | None = None
         self.concluded = False
+        self.seqs = _Seqs()                      # what a ruling may answer
+        self.voided: dict[int, int] = {}         # seq taken out -> the ruling that took it out
+        self.ahead: dict[int, tuple[int, ...]] = {}   # a ruling's seq -> the events it takes out
 
     @property
     def started(self) -> bool:
@@ -207,11 +255,18 @@ class Judge:
                 state = seeded
         if self.views:
             j.start_view = rs.snapshot(state)
+        self.voided, self.ahead = read_ahead(events)
+        self.seqs.add(first.seq, first.type)
         self.rs, self.state, self.last_seq = rs, state, first.seq
         return j
 
     def feed(self, raw: RawEvent) -> list[Finding]:
         """Judge the next event against the state so far and fold it in; its findings."""
+        if raw.type == RULING_EVENT:
+            return self._feed_ruling(raw)
+        if raw.seq in self.voided:
+            return self._pass_over(raw)
+        self.seqs.add(raw.seq, raw.type)
         rs, state, j = self.rs, self.state, self.j
         rec, after, payload, found = _judge_one(rs, state, raw, j.file, self.digests, self.views,
                                                 self.record)
@@ -229,6 +284,51 @@ class Judge:
             j.declared_winners = rs.declared_winners(raw.payload)
             j.declared_winner = " and ".join(j.declared_winners) or None
         return found
+
+    def _feed_ruling(self, raw: RawEvent) -> list[Finding]:
+        """A ruling: checked (LOG-PAYLOAD, LOG-RULING) and kept in the Judgement; the state is
+        not changed, and the ruleset never sees it."""
+        j, found, notes = self.j, [], ()
+        try:
+            p = RulingRecorded.__pydantic_validator__.validate_python(raw.payload)
+        except ValidationError as exc:
+            p = None
+            found.append(Finding(j.file, raw.line, raw.seq, "LOG-PAYLOAD",
+                                 f"{raw.type} payload: {_payload_error(exc)}", LOG_SECTION,
+                                 "log", None, raw.type))
+        if p is None:
+            status = "unreadable"
+        elif (problem := ruling_problem(p, raw.actor, raw.seq, self.seqs.kind)) is not None:
+            found.append(Finding(j.file, raw.line, raw.seq, RULING_RULE, problem, LOG_SECTION,
+                                 "log", None, raw.type))
+            status = "skipped"
+        else:
+            ruling = ruling_of(p, raw.seq, raw.line, self.ahead.get(raw.seq, ()))
+            j.rulings.append(ruling)
+            notes, status = ruling_notes(ruling), "ruling"
+        self.seqs.add(raw.seq, raw.type)
+        self._unchanged(raw, status, found, notes)
+        j.findings.extend(found)
+        return found
+
+    def _pass_over(self, raw: RawEvent) -> list[Finding]:
+        """An event a ruling took out of the game: not judged, the state unchanged."""
+        self.seqs.add(raw.seq, raw.type)
+        self._unchanged(raw, "voided", [], (f"taken out of the game by the ruling at #{self.voided[raw.seq]}",))
+        return []
+
+    def _unchanged(self, raw: RawEvent, status: str, found: list[Finding], notes: tuple) -> None:
+        """The step of an event that leaves the state as it is."""
+        rs, state = self.rs, self.state
+        self.last_seq = raw.seq
+        if self.record:
+            rec = StepRecord(raw.line, raw.seq, raw.type, raw.actor, raw.payload, status, found,
+                             notes, rs.position(state))
+            if self.digests:
+                rec.digest = rs.digest(state)
+            if self.views:
+                rec.view = rs.snapshot(state)
+            self.j.steps.append(rec)
 
     def conclude(self) -> None:
         """The log has no more events: let the rules conclude the game (e.g. a game over on
@@ -282,7 +382,7 @@ class Judge:
         buffer.write(self.rs.name.encode() + b"\n")       # the ruleset, read before the rest
         _CarryPickler(buffer, self.data).dump(
             (self.digests, self.views, self.strict, self.record, self.observer, self.state,
-             self.last_seq, kept))
+             self.last_seq, kept, (self.seqs, self.voided, self.ahead)))
         return buffer.getvalue()
 
     @classmethod
@@ -292,10 +392,11 @@ class Judge:
         name, _, body = carry.partition(b"\n")
         rs = get_ruleset(name.decode())
         unpickler = _CarryUnpickler(io.BytesIO(body), rs.default_data())
-        digests, views, strict, record, observer, state, last_seq, j = unpickler.load()
+        digests, views, strict, record, observer, state, last_seq, j, book = unpickler.load()
         judge_ = cls(data=unpickler.data, digests=digests, views=views, strict=strict,
                      observer=observer)
         judge_.record, judge_.rs = record, rs
+        judge_.seqs, judge_.voided, judge_.ahead = book
         judge_.state, judge_.last_seq, judge_.j = state, last_seq, j
         return judge_
 
@@ -304,6 +405,7 @@ def replace_judgement(j: Judgement, **changes: Any) -> Judgement:
     """A shallow copy of `j` with `changes` (its findings list copied)."""
     out = copy.copy(j)
     out.findings = list(j.findings)
+    out.rulings = list(j.rulings)
     for key, value in changes.items():
         setattr(out, key, value)
     return out
@@ -364,6 +466,88 @@ class _CarryUnpickler(pickle.Unpickler):
         if pid == _TABLES_ID and self.shared is not None:
             return self.shared
         raise pickle.UnpicklingError(f"unknown persistent id {pid!r}")
+
+
+def read_ahead(events: list[RawEvent]) -> tuple[dict[int, int], dict[int, tuple[int, ...]]]:
+    """The events a log's rulings take out of the game (void, replay-from), known before the
+    first of them is judged: (seq taken out -> the seq of the ruling that took it out, a
+    ruling's seq -> the events it took out). Empty for a log without such rulings.
+
+    A span runs in log order, from the line of event `from` (or `seq`) to the line of `seq`
+    (void) or to the ruling (replay-from); rulings in it stay. An event is taken out once, by the
+    first ruling that takes it out, so the work is linear in the log however the spans overlap."""
+    voided: dict[int, int] = {}
+    ahead: dict[int, tuple[int, ...]] = {}
+    if not any(e.type == RULING_EVENT for e in events):
+        return voided, ahead
+    seqs = _Seqs()
+    line_of: dict[int, int] = {}      # seq -> its position in the log (the first with that seq)
+    left: list[int] = []              # position -> the nearest position at or before it still in
+
+    def still_in(i: int) -> int:
+        root = i
+        while root >= 0 and left[root] != root:
+            root = left[root]
+        while i >= 0 and left[i] != i:
+            left[i], i = root, left[i]
+        return root
+
+    for pos, e in enumerate(events):
+        if e.type == RULING_EVENT:
+            p = _ruling_payload(e.payload)
+            if p is not None and p.decision in TAKES_OUT and \
+                    ruling_problem(p, e.actor, e.seq, seqs.kind) is None:
+                first = line_of[p.seq if p.from_ is None else p.from_]
+                last = pos - 1 if p.decision == REPLAY_FROM else line_of[p.seq]
+                taken: list[int] = []
+                i = still_in(last)
+                while i >= first:
+                    if events[i].type != RULING_EVENT:
+                        taken.append(events[i].seq)
+                        voided[events[i].seq] = e.seq
+                    left[i] = i - 1
+                    i = still_in(i - 1)
+                ahead[e.seq] = tuple(reversed(taken))
+        seqs.add(e.seq, e.type)
+        line_of.setdefault(e.seq, pos)
+        left.append(pos)
+    return voided, ahead
+
+
+class _Seqs:
+    """The seqs of the events read so far, kept small: every seq up to `dense` (a log in order
+    needs nothing else), the seqs read beyond it (after a gap, or out of order), and the
+    rulings. What a ruling may answer."""
+
+    def __init__(self) -> None:
+        self.dense = -1
+        self.beyond: set[int] = set()
+        self.rulings: set[int] = set()
+
+    def add(self, seq: int, type_: str) -> None:
+        if seq == self.dense + 1:
+            self.dense = seq
+            while self.beyond and self.dense + 1 in self.beyond:
+                self.beyond.remove(self.dense + 1)
+                self.dense += 1
+        elif seq > self.dense:
+            self.beyond.add(seq)
+        if type_ == RULING_EVENT:
+            self.rulings.add(seq)
+
+    def kind(self, seq: int) -> str | None:
+        """RULING_EVENT, "event", or None when no event with `seq` has been read."""
+        if not (0 <= seq <= self.dense or seq in self.beyond):
+            return None
+        return RULING_EVENT if seq in self.rulings else "event"
+
+
+def _ruling_payload(payload: Any) -> RulingRecorded | None:
+    """A ruling's payload validated, or None when it is not a valid one."""
+    try:
+        return RulingRecorded.__pydantic_validator__.validate_python(payload)
+    except ValidationError:
+        return None
 
 
 def _start(first: RawEvent, name: str, findings: list[Finding]):

@@ -63,6 +63,8 @@ LOG_RULES: dict[str, str] = {
     "LOG-UNSEALED": "some or all events have no prev/hash, so the chain cannot be checked",
     "LOG-START": "the first event is not a GameStarted naming a ruleset this ledger knows",
     "LOG-MANY-GAMES": "the file holds more than one game (another game id starts again at seq 0)",
+    "LOG-RULING": "a ruling (RulingRecorded) that cannot stand: it answers no earlier event of the "
+                  "game, answers another ruling, takes out the start, or names a player as actor",
 }
 
 # A problem under one of these rules means the hash chain does not vouch for the log.

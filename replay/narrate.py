@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any, Callable, Hashable, Iterable
 
+from engine.core.rulings import ACCEPT, NOTE, REPLAY_FROM, RULING_EVENT, VOID, Ruling, ruling_line
 from engine.core.ruleset import Ruleset, get_ruleset, ruleset_names
 from engine.core.text import plural
 from replay.judge import Judgement, StepRecord
@@ -86,6 +87,7 @@ def narrate(j: Judgement, *, round_: int | None = None, turn: int | None = None,
         out.append("  board before:")
         out.extend(voice.board_lines(before))
     boards_between_turns = turn is None and player is None
+    rulings = _rulings_by_seq(j)
     last_section: Hashable = None
     turn_now: Hashable | None = None        # the player's turn under way, if any
     prev_step: StepRecord | None = None
@@ -102,20 +104,75 @@ def narrate(j: Judgement, *, round_: int | None = None, turn: int | None = None,
             last_section = sec
         turn_now = key
         view = s.view if s.view is not None else view
-        flag = {"ok": "", "claim": " ⚠", "illegal-applied": " ✗", "skipped": " ✗", "unreadable": " ✗"}[s.status]
-        out.append(f"  L{s.line} #{s.seq}{flag} {voice.describe(s.type, s.actor, s.payload, view)}")
+        flag = {"ok": "", "claim": " ⚠", "illegal-applied": " ✗", "skipped": " ✗", "unreadable": " ✗",
+                "ruling": " ⚖", "voided": " ⊘"}[s.status]
+        said = (ruling_line(s.payload) if s.type == RULING_EVENT
+                else voice.describe(s.type, s.actor, s.payload, view))
+        out.append(f"  L{s.line} #{s.seq}{flag} {said}")
         for n in s.notes:
             out.append(f"      → {n}")
         for f in s.findings:
             what = {"illegal": "ILLEGAL", "claim": "WRONG CLAIM", "log": "LOG"}[f.kind]
             extra = "" if f.applied is None else (" (applied as recorded)" if f.applied else " (skipped)")
-            out.append(f"      !! {what} {f.rule}: {f.message}{extra} [{f.section}]")
+            ruled = " — ruled: accepted" if j.accepted_by(f) is not None else ""
+            out.append(f"      !! {what} {f.rule}: {f.message}{extra} [{f.section}]{ruled}")
+        for r in rulings.get(s.seq, ()):
+            out.append(f"      {ruled_line(r)}")
         prev_step = s
     if filtered:
         out.append("  board after:")
         out.extend(voice.board_lines(selected[-1].view))
     out.append("== Result ==")
     out.extend(result_lines(j))
+    return out
+
+
+def _rulings_by_seq(j: Judgement) -> dict[int, list[Ruling]]:
+    """The rulings of a game by the seq of the event each answers."""
+    out: dict[int, list[Ruling]] = {}
+    for r in j.rulings:
+        out.setdefault(r.answers, []).append(r)
+    return out
+
+
+_DECIDED = {ACCEPT: "accepted as recorded", VOID: "taken out of the game", NOTE: "noted"}
+
+
+def ruled_line(r: Ruling) -> str:
+    """A ruling beside the event it answers: '⚖ accepted as recorded by the ruling at #198
+    (J. Smith): "..."'."""
+    decided = (f"the game replayed from #{r.replay_from}" if r.decision == REPLAY_FROM
+               else _DECIDED.get(r.decision, r.decision))
+    if r.decision == VOID and len(r.voids) > 1:
+        decided += f" with #{r.voids[0]}-#{r.voids[-1]}"
+    by = f" ({r.by})" if r.by else ""
+    return f"⚖ {decided} by the ruling at #{r.seq}{by}: {r.text!r}"
+
+
+def ruling_summary(r: Ruling) -> str:
+    """A ruling on a line of its own: '#198 on #148: accept by J. Smith — "..."'."""
+    decision = f"replay from #{r.replay_from}" if r.decision == REPLAY_FROM else r.decision
+    by = f" by {r.by}" if r.by else ""
+    out = f"#{r.seq} on #{r.answers}: {decision}{by} — {r.text!r}"
+    if r.voids:
+        out += (f" (took out #{r.voids[0]})" if len(r.voids) == 1 else
+                f" (took out {len(r.voids)} events, #{r.voids[0]}-#{r.voids[-1]})")
+    return out
+
+
+def rulings_lines(j: Judgement) -> list[str]:
+    """What the rulings did to the game, for the end of a replay (none without rulings)."""
+    if not j.rulings:
+        return []
+    kinds = ", ".join(f"{d} {n}" for d in (ACCEPT, VOID, REPLAY_FROM, NOTE)
+                      if (n := sum(1 for r in j.rulings if r.decision == d)))
+    answered = sum(1 for f in j.findings if j.accepted_by(f) is not None)
+    out = [f"  rulings: {len(j.rulings)} ({kinds}); {plural(answered, 'finding')} accepted, "
+           f"{plural(len(j.voided), 'event')} taken out"]
+    if j.ruled:
+        out.append("  the game is ruled: every finding is accepted by a ruling")
+    elif j.open_findings:
+        out.append(f"  open findings (no ruling answers them): {len(j.open_findings)}")
     return out
 
 
@@ -184,11 +241,21 @@ def result_lines(j: Judgement) -> list[str]:
     out.append(f"  findings: {n_illegal} illegal, {plural(n_claim, 'wrong claim')}, "
                f"{plural(n_log, 'log problem')}; "
                f"chain {'intact' if j.chain_ok else 'NOT intact'}")
+    out.extend(rulings_lines(j))
     return out
 
 
 def steps_json(j: Judgement, steps: Iterable[StepRecord]) -> list[dict]:
+    """Each step for tools; a finding with "ruling" (the seq of the ruling that accepts it, or
+    None), and "rulings": the rulings that answer the step's event."""
+    rulings = _rulings_by_seq(j)
+
+    def finding(f: Any) -> dict:
+        by = j.accepted_by(f)
+        return {**f.as_dict(), "ruling": by.seq if by is not None else None}
+
     return [{"line": s.line, "seq": s.seq, "type": s.type, "actor": s.actor, "payload": s.payload,
              "status": s.status, "phase": s.position[0], "round": s.position[1], "turn": s.position[2],
-             "notes": list(s.notes), "findings": [f.as_dict() for f in s.findings],
+             "notes": list(s.notes), "findings": [finding(f) for f in s.findings],
+             "rulings": [r.as_dict() for r in rulings.get(s.seq, ())],
              "digest": s.digest, "board": s.view} for s in steps]

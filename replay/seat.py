@@ -16,7 +16,9 @@ against the state it left):
   could be checked against every value the secret can take);
 - findings: the rule, kind, line and seq are kept; the message is withheld when it is about an
   event the seat sees redacted, or names a value hidden from it; a log problem's message (it may
-  quote a raw line) is given as its rule's description until the game is over.
+  quote a raw line) is given as its rule's description until the game is over;
+- an organizer's ruling: its words are withheld while the event it answers is one the seat still
+  sees redacted (they may name the secret); its decision and the seqs are shown.
 
 The referee's own judgement (verdicts, findings, digests) is never changed: `as_seen_by` builds a
 new one. Pure apart from what `seat_log` reads through the judge.
@@ -31,6 +33,7 @@ from typing import Any
 
 from engine.core import views as V
 from engine.core.rules import Finding
+from engine.core.rulings import RULING_EVENT
 from engine.core.ruleset import get_ruleset
 from replay.judge import Judgement, StepRecord, judge, replace_judgement
 from replay.logfile import LOG_RULES, LogRead
@@ -38,6 +41,7 @@ from replay.logfile import LOG_RULES, LogRead
 WITHHELD = "(details withheld from this seat until the reveal)"
 
 _APPLIED = frozenset({"ok", "claim", "illegal-applied"})
+_OWN_NOTES = frozenset({"ruling", "voided"})     # steps whose notes are the judge's, not the state's
 
 
 class StateRecorder:
@@ -87,8 +91,17 @@ def as_seen_by(j: Judgement, rec: StateRecorder, seat: str | None) -> Judgement:
         if f.kind == "log" and quiet_log:
             mine[id(f)] = dc_replace(f, message=f"{LOG_RULES.get(f.rule, f.rule)} {WITHHELD}")
     steps: list[StepRecord] = []
+    at_of: dict[int, tuple[StepRecord, Any, Any]] = {}
+    quiet_rulings: set[int] = set()          # the rulings whose words the seat may not read
     for step, (before, after) in zip(j.steps, states):
-        payload = V.redact_payload(rs, step.type, step.actor, step.payload, seat, before, after)
+        at_of.setdefault(step.seq, (step, before, after))
+        if step.type == RULING_EVENT:
+            payload = step.payload
+            if _answers_hidden(rs, payload, seat, at_of, after):
+                payload = {**payload, "text": V.HIDDEN}
+                quiet_rulings.add(step.seq)
+        else:
+            payload = V.redact_payload(rs, step.type, step.actor, step.payload, seat, before, after)
         redacted = payload != step.payload
         hidden = V.hidden_from(rs, before, seat) + V.hidden_from(rs, after, seat)
         for f in step.findings:
@@ -97,15 +110,34 @@ def as_seen_by(j: Judgement, rec: StateRecorder, seat: str | None) -> Judgement:
         steps.append(StepRecord(
             step.line, step.seq, step.type, step.actor, payload, step.status,
             [mine.get(id(f), f) for f in step.findings],
-            V.notes_for(rs, after, seat) if step.notes else (), step.position,
+            _notes_for(rs, step, after, seat), step.position,
             V.digest_for(rs, after, seat) if step.digest is not None else None,
             V.view_of(rs, after, seat) if step.view is not None else None))
     out = replace_judgement(j, steps=steps, findings=[mine.get(id(f), f) for f in j.findings],
                             final_state=None,
                             start_view=V.view_of(rs, initial, seat) if j.start_view is not None else None)
+    out.rulings = [r.with_text(V.HIDDEN) if r.seq in quiet_rulings else r for r in j.rulings]
     if final is not None and V.hidden_from(rs, final, seat):
         out.head = None          # the head hash is a hash of lines holding secrets
     return out
+
+
+def _notes_for(rs: Any, step: StepRecord, after: Any, seat: str | None) -> tuple[str, ...]:
+    """A step's notes as `seat` may read them: a ruling's, or those of an event a ruling took
+    out, name only seqs; an event's are what it caused, as the seat's view tells it."""
+    if step.status in _OWN_NOTES:
+        return step.notes
+    return V.notes_for(rs, after, seat) if step.notes else ()
+
+
+def _answers_hidden(rs: Any, payload: Any, seat: str | None,
+                    at_of: dict[int, tuple[StepRecord, Any, Any]], now: Any) -> bool:
+    """Does a ruling (its payload) answer an event that `seat` sees redacted at `now`?"""
+    answered = at_of.get(payload.get("seq")) if isinstance(payload, dict) else None
+    if answered is None:
+        return False
+    step, before, after = answered
+    return V.redact_payload(rs, step.type, step.actor, step.payload, seat, before, after, now) != step.payload
 
 
 def _finding_for(f: Finding, redacted: bool, hidden: tuple[V.Secret, ...]) -> Finding:
@@ -133,14 +165,19 @@ def seat_log(read: LogRead, seat: str | None, *, data: Any = None) -> list[dict]
     at_of = {step.line: pair for step, pair in zip(j.steps, states)}
     out = []
     chain_shown = True
+    redacted: set = set()
     for e in events:
         envelope = json.loads(e.raw)
         pair = at_of.get(e.line)
-        if pair is not None and isinstance(e.payload, dict):
+        if e.type == RULING_EVENT and isinstance(e.payload, dict):
+            if e.payload.get("seq") in redacted:     # its words may name what is hidden
+                envelope["payload"] = {**e.payload, "text": V.HIDDEN}
+        elif pair is not None and isinstance(e.payload, dict):
             payload = V.redact_payload(rs, e.type, e.actor, e.payload, seat, *pair, now)
             if payload != e.payload:
                 envelope["payload"] = payload
                 chain_shown = False
+                redacted.add(e.seq)
         if not chain_shown:
             envelope["prev"] = envelope["hash"] = None
         out.append(envelope)

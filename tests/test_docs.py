@@ -9,7 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from engine.risk_europe.events import PAYLOADS
+from engine.core.rulings import RULING_EVENT, RulingRecorded
+from engine.risk_europe.events import PAYLOADS as GAME_PAYLOADS
+
+# the game's events, and the log format's own ruling (any game's log may hold one)
+PAYLOADS = {**GAME_PAYLOADS, RULING_EVENT: RulingRecorded}
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = (ROOT / "docs" / "log-format.md").read_text("utf-8")

@@ -16,7 +16,8 @@ import pytest
 from typer.testing import CliRunner
 
 from engine.risk_europe.odds import (
-    CHEAPEST_FIRST, BattleParseError, Policy, army_after_losses, battle_odds, format_battle, luck,
+    CHEAPEST_FIRST, BattleParseError, Policy, army_after_losses, armies_left, battle_odds, chain_ends,
+    sweep_ends, format_battle, luck,
     next_rank, parse_battle, parse_casualty_order, rank_classes,
 )
 from engine.risk_europe.battles import _first_rank
@@ -105,6 +106,13 @@ def test_cheapest_first_removes_footmen_then_archers_then_cavalry_then_siege():
     assert army_after_losses(army(f=2, s=1), 9) == army()
 
 
+@pytest.mark.parametrize("order", [CHEAPEST_FIRST, parse_casualty_order("SCAF"), parse_casualty_order("AFSC")])
+def test_armies_left_is_army_after_losses_for_every_loss(order):
+    for whole in (army(f=3, a=2, c=1, s=2), army(a=1), army(f=35, a=12, c=12, s=4)):
+        left = armies_left(whole, order)
+        assert left == [army_after_losses(whole, whole.total - n, order) for n in range(whole.total + 1)]
+
+
 def test_a_siege_first_casualty_order_loses_more_often():
     att, dfn = army(f=4, s=2), army(f=3, a=3)
     siege_first = Policy(casualty_order=("siege", "cavalry", "archer", "footman"))
@@ -147,6 +155,78 @@ def test_a_castle_never_lowers_p_defender_holds():
 def test_never_rerolling_is_the_same_as_no_castle():
     att, dfn = army(f=3, a=2, s=1), army(f=2, a=3)
     assert battle_odds(att, dfn, True, Policy(reroll="never")).outcomes == battle_odds(att, dfn, False).outcomes
+
+
+# --- the row sweep (floats) against the chain, state by state (issue #15) ------------------------
+
+SWEEP_ARMIES = [army(f, a, c, s) for f, a, c, s in itertools.product((0, 3), range(2), range(3), range(2))
+                if f + a + c + s]
+SWEEP_POLICIES = [Policy(), Policy(reroll="never"), Policy(casualty_order=parse_casualty_order("SCAF")),
+                  Policy(casualty_order=parse_casualty_order("AFSC"))]
+
+
+def _ends(o) -> dict:
+    return {(a.total, d.total): p for a, d, p in o.outcomes}
+
+
+def _sides(att: Units, dfn: Units, castle: bool, policy: Policy) -> tuple:
+    order = policy.casualty_order
+    return armies_left(att, order), armies_left(dfn, order), \
+        policy.reroll if castle and policy.reroll != "never" else None
+
+
+def reference_outcomes(att: Units, dfn: Units, castle: bool, policy: Policy, exact: bool = False) -> dict:
+    """The battle's ends by the chain, state by state (the computation the row sweep replaced)."""
+    att_left, def_left, reroll = _sides(att, dfn, castle, policy)
+    return chain_ends(att_left, def_left, castle, reroll, exact=exact)
+
+
+def swept(att: Units, dfn: Units, castle: bool, policy: Policy) -> dict:
+    """The battle's ends by the row sweep, whatever its size."""
+    return sweep_ends(*_sides(att, dfn, castle, policy))
+
+
+@pytest.mark.parametrize("policy", SWEEP_POLICIES, ids=lambda p: "-".join(p.casualty_order) + "-" + p.reroll)
+def test_the_row_sweep_gives_the_chains_odds_on_a_grid_of_battles(policy):
+    """Every battle of up to 3 footmen, 1 archer, 2 cavalry and 1 siege weapon a side, with and
+    without a castle: the same ends with the same probabilities (floats, to 1e-12)."""
+    for att, dfn, castle in itertools.product(SWEEP_ARMIES, SWEEP_ARMIES, (False, True)):
+        new, old = swept(att, dfn, castle, policy), reference_outcomes(att, dfn, castle, policy)
+        assert new.keys() == old.keys(), (att, dfn, castle)
+        assert max(abs(new[k] - old[k]) for k in old) < 1e-12, (att, dfn, castle)
+
+
+@pytest.mark.parametrize("att, dfn", [
+    (army(f=2, a=1, s=1), army(a=1, c=1, f=1)), (army(f=5), army(f=4)), (army(a=3), army(a=2, c=1)),
+    (army(f=3, c=2), army(f=1, s=1)), (army(c=1, s=1), army(f=6)),
+])
+@pytest.mark.parametrize("castle", [False, True])
+def test_the_row_sweep_gives_the_chains_exact_fractions_to_1e_12(att, dfn, castle):
+    for policy in SWEEP_POLICIES[:3]:
+        new, exact = swept(att, dfn, castle, policy), reference_outcomes(att, dfn, castle, policy, True)
+        assert new.keys() == exact.keys() and sum(exact.values()) == 1
+        assert max(abs(new[k] - float(exact[k])) for k in exact) < 1e-12
+
+
+@pytest.mark.parametrize("text", ["12F 4A 2C 2S vs 10F 6A 2C castle", "20F 2A vs 18F 3C castle",
+                                  "10F 3A 3C 2S vs 12F 2A 2C 1S"])
+def test_the_row_sweep_gives_the_chains_odds_on_bigger_battles(text):
+    """Battles where a row's loop (cycles without a hit for the defender) is solved, not summed."""
+    att, dfn, castle = parse_battle(text)
+    for policy in (Policy(), Policy(casualty_order=parse_casualty_order("SCAF"))):
+        new, old = _ends(battle_odds(att, dfn, castle, policy)), reference_outcomes(att, dfn, castle, policy)
+        assert new == swept(att, dfn, castle, policy) and new.keys() <= old.keys()
+        assert max(abs(new.get(k, 0.0) - old[k]) for k in old) < 1e-12, text
+
+
+def test_the_whole_supply_against_the_whole_supply_sums_to_one():
+    """The largest battle the reserves allow (35 footmen, 12 archers, 12 cavalry, 4 siege weapons a
+    side, the box's counts) behind a castle, under both orders."""
+    whole = army(f=35, a=12, c=12, s=4)
+    for policy in (Policy(), Policy(casualty_order=parse_casualty_order("SCAF"))):
+        o = battle_odds(whole, whole, True, policy)
+        assert sum(p for _, _, p in o.outcomes) == pytest.approx(1, abs=1e-12)
+        assert 0 < o.attacker_wins < o.defender_holds
 
 
 # --- Monte Carlo, written from the rulebook ------------------------------------------------------

@@ -15,6 +15,7 @@ from replay.logfile import event_hash, format_line, read_log, read_log_text, sea
 from ledger.store import (
     ConcurrencyConflict, DuckDBStore, StoreError, open_store,
 )
+from ledger.ingest import ingest_paths
 from replay.judge import Finding, judge
 from tests.test_store_support import SAMPLES, game, text_of
 
@@ -263,3 +264,48 @@ def test_a_store_made_when_payloads_and_links_were_stored_still_gets_them(tmp_pa
         assert store.check().ok
     assert [(json.loads(p), prev, h) for _, p, prev, h in rows] == \
         [(e.payload, e.prev, e.hash) for e in read.events]
+
+
+# --- the memo: a battle's odds computed once per store (#15) -----------------------------------
+
+def _battles(path) -> list[tuple]:
+    return rows(path, "SELECT * FROM battles ORDER BY game_id, seq")
+
+
+def test_odds_are_computed_once_per_store_and_the_rows_are_the_same(db, monkeypatch):
+    import engine.risk_europe.fold as fold_module
+    from engine.risk_europe import odds
+
+    sims = sorted(SAMPLES.glob("sim-*.jsonl"))[:3]
+    with open_store(db) as s:
+        ingest_paths(s, sims)
+    kept = rows(db, "SELECT kind, key, value FROM memo ORDER BY key")
+    assert kept and {k for k, _, _ in kept} == {fold_module.MEMO_KIND}
+    assert all(" vs " in key for _, key, _ in kept)
+    before = _battles(db)
+    # a store opened afresh judges again (recheck) without computing one battle's odds
+    computed = []
+    monkeypatch.setattr(fold_module, "battle_odds",
+                        lambda *a, **k: computed.append(a) or odds.battle_odds(*a, **k))
+    with open_store(db) as s:
+        s.recheck()
+    assert computed == []
+    assert _battles(db) == before
+    # and without the memo the rows are the same numbers
+    tamper(db, "DELETE FROM memo")
+    with open_store(db) as s:
+        s.recheck()
+    assert computed and _battles(db) == before
+    assert len(rows(db, "SELECT * FROM memo")) == len(kept)
+
+
+def test_a_memo_recalls_what_it_computed_and_does_not_travel_in_a_pickle():
+    import pickle
+    from engine.core.memo import Memo
+
+    memo = Memo([("k/1", "a", "[1.5, 2]")])
+    assert memo.recall("k/1", "a", lambda: 1 / 0) == [1.5, 2]
+    assert memo.recall("k/1", "b", lambda: {"x": 0.1}) == {"x": 0.1}
+    assert memo.recall("k/1", "b", lambda: 1 / 0) == {"x": 0.1}
+    assert memo.take_new() == [("k/1", "b", '{"x": 0.1}')] and memo.take_new() == []
+    assert len(pickle.loads(pickle.dumps(memo))) == 0

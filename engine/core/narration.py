@@ -1,11 +1,12 @@
 """What every ruleset's narration shares (the `describe` and `board_lines` hooks of the record):
 the board as a line per player with the territories they hold, and the lines of the events the
-log format itself defines (the result claim, the seed reveal)."""
+log format itself defines (the result claim, the seed reveal, a ruling)."""
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
+from engine.core.rulings import RULING_EVENT, ruling_line
 from engine.core.ruleset import declared_winners_of
 
 
@@ -29,12 +30,14 @@ def lines_per_player(view: dict | None, indent: str, held: Callable[[str, dict],
 
 
 def log_format_line(type_: str, payload: Any, who: str) -> str:
-    """The line of an event the log format defines for every game (GameEnded, SeedRevealed), and
-    of any event a ruleset does not describe: "<who> <type> <payload>"."""
+    """The line of an event the log format defines for every game (GameEnded, SeedRevealed,
+    RulingRecorded), and of any event a ruleset does not describe: "<who> <type> <payload>"."""
     if type_ == "GameEnded":
         winners = declared_winners_of(payload)
         return "claim: game won by " + (" and ".join(winners) if winners else str(
             payload.get("winner") if isinstance(payload, dict) else None))
     if type_ == "SeedRevealed":
         return "dice seed revealed"
+    if type_ == RULING_EVENT:
+        return ruling_line(payload)
     return f"{who} {type_} {payload}"

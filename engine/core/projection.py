@@ -36,10 +36,13 @@ class Projection:
 
 @dataclass
 class Rows:
-    """The rows one fold made for one game, by table (tuples in the projection's column order)."""
+    """The rows one fold made for one game, by table (tuples in the projection's column order).
+    `memo` (engine.core.memo.Memo, or None): values the fold may recall instead of computing
+    them again (the store's, at ingest); the rows are the same either way."""
 
     game_id: str | None
     tables: dict[str, list[tuple]] = field(default_factory=dict)
+    memo: Any = None
 
     @classmethod
     def for_projections(cls, game_id: str | None, projections: tuple[Projection, ...]) -> "Rows":

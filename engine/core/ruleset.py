@@ -203,6 +203,13 @@ class Ruleset:
     """A decision's payload with the dice it brings (a castle re-roll), read from the tape as
     `chance` reads them: (state, type, actor, payload, tape) -> payload (unchanged when the
     decision brings none)."""
+    bot: Callable[[str, str], Any] | None = None
+    """A seeded player for live play (seat clients of `ledger serve`): (actor, seed) -> an object
+    whose `choose(log, moves)` returns one of `moves` — the actor's legal moves as the service
+    lists them, dicts of actor, type and payload — or None where the actor may let the moment
+    pass (a Scar card not played): `log` is the game's envelopes as the actor's seat reads them,
+    other seats' secrets redacted (engine.core.seat_fold folds it). The policy of the game's own
+    bots (`simulate`); same seed, log and moves, same choice. None: no bots for live play."""
     projections: tuple[Any, ...] = ()
     """The analytics tables the fold fills (engine.core.projection.Projection), created by the store."""
     fold: Callable[[Any, Any], Any] | None = None

@@ -14,7 +14,8 @@ never from the engine's notes. The tables (explained in docs/analytics.md):
 - player_rounds: each player's holdings at the end of each round (round 0: kingdoms placed).
 - outcomes: one row per player: seat, starting city, opening bid, won or not, rounds played.
 
-Pure: no I/O; the exact odds are memoized per battle.
+Pure: no I/O; the exact odds are memoized per battle, and recalled by the battle's shape from
+the rows' memo when the caller gives one (the store, at ingest: engine.core.memo).
 """
 
 from __future__ import annotations
@@ -25,8 +26,14 @@ from typing import Any
 from engine.core.projection import Projection, Rows
 from engine.core.tables import DICE
 from engine.risk_europe.engine import cities_of, crowns, territories_of, units_on_board
-from engine.risk_europe.odds import DEFAULT_POLICY, Policy, battle_odds, luck, next_rank
+from engine.risk_europe.odds import (
+    DEFAULT_POLICY, OddsSummary, Policy, battle_odds, format_battle, luck, next_rank, summary_of,
+)
 from engine.risk_europe.state import NO_UNITS, State, Units
+
+# What the fold keeps in a store's memo (engine.core.memo): a battle's odds by its shape and the
+# policy; the version changes when the odds are computed another way.
+MEMO_KIND = "risk-europe/battle-odds/1"
 
 # The exact odds of a battle with more units than this on one side are not computed: more than
 # a player owns, so only a log judged leniently has one; its odds and luck columns are null.
@@ -228,7 +235,7 @@ class _Fold:
         army too big to compute, or the battle did not end)."""
         if (att.total == 0 or dfn.total == 0 or max(att.total, dfn.total) > ODDS_MAX_UNITS):
             return (None,) * 9
-        o = battle_odds(att, dfn, castle, self.policy)
+        o = self._summary(att, dfn, castle)
         head = (o.attacker_wins, o.defender_holds, o.both_eliminated,
                 o.expected_attacker_losses, o.expected_defender_losses)
         if outcome == UNFINISHED:
@@ -239,6 +246,17 @@ class _Fold:
             return head + (None,) * 4
         return head + (float(k.attacker_won), float(k.defender_held),
                        -float(k.attacker_losses), -float(k.defender_losses))
+
+    def _summary(self, att: Units, dfn: Units, castle: bool) -> "OddsSummary":
+        """The battle's odds as the rows need them, recalled by its shape from the rows' memo
+        when there is one (the store's: each shape computed once per store), else computed."""
+        def compute() -> list[float]:
+            return summary_of(battle_odds(att, dfn, castle, self.policy)).numbers
+        memo = getattr(self.rows, "memo", None)
+        if memo is None:
+            return summary_of(battle_odds(att, dfn, castle, self.policy))
+        key = f"{format_battle(att, dfn, castle)} | {self.policy.describe()}"
+        return OddsSummary(att, dfn, *memo.recall(MEMO_KIND, key, compute))
 
     def _snapshot(self, s: State, round_: int, complete: bool) -> None:
         if complete:

@@ -30,9 +30,16 @@ engine/risk_europe/engine.py, `expected_dice`, `rank_hits`, `_first_rank`):
 
 * The state space is small because a casualty policy fixes which units are left after `k` losses:
   a side's army is a number (units left), and a battle of `A` against `D` units has at most
-  `A x D x 4 x 2` states. They are visited once each, in an order where every move goes to a later
-  state (fewer units, or the same units and a later rank), carrying probability forward; what
-  arrives at an end state is the outcome distribution. Results are memoized per battle and policy.
+  `A x D x 4 x 2` states. With floats (the default) they are swept one attacker count (a ROW) at
+  a time, every defender count of the row at once as numpy vectors: per rank, the defender's hit
+  distribution for each defender count times the attacker's hits as a matrix (the two sides' hits
+  in ranks 1-3 are independent, and each side's dice depend only on its own units), built once
+  per dice count and memoized; the one loop inside a row (cycles in which the defender scores no
+  hit) is a triangular linear system (section "the row sweep"). With exact Fractions
+  (`exact=True`), and for small battles (fewer than SWEEP_FROM states, where it is the faster),
+  the chain is visited one state at a time with a dict of probability mass, every rank's joint
+  outcomes per state (`chain_ends`: what every battle was computed with before issue #15, and
+  what tests/test_odds.py checks the sweep against). Results are memoized per battle and policy.
 
 `luck(odds, attacker_lost, defender_lost)` is outcome minus expectation for a battle that was
 fought. `odds_of(text)` is RULESET.odds: the battle and the policy in words, as `ledger odds` takes
@@ -48,7 +55,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from math import comb, factorial
-from typing import Callable, Iterable, Union
+from typing import Any, Callable, Iterable, NamedTuple, Union
 
 from engine.risk_europe.engine import (
     COST, RANK_HITS_ON, RANK_UNIT, expected_dice, rank_hits,
@@ -183,6 +190,19 @@ def army_after_losses(army: Units, losses: int, order: Iterable[UnitType] = CHEA
     return Units(**left)
 
 
+def armies_left(army: Units, order: Iterable[UnitType] = CHEAPEST_FIRST) -> list[Units]:
+    """`army_after_losses` for every number of losses at once, by units left: [n] is what is left
+    of `army` with n units."""
+    counts = list(army)
+    out = [army]
+    for unit in order:
+        i = UNIT_TYPES.index(unit)
+        while counts[i]:
+            counts[i] -= 1
+            out.append(Units(*counts))
+    return out[::-1]
+
+
 # ---------------------------------------------------------------------------------------------
 # a whole battle
 # ---------------------------------------------------------------------------------------------
@@ -287,28 +307,51 @@ def battle_odds(attacker: Units, defender: Units, castle: bool = False,
 @lru_cache(maxsize=4096)
 def _battle_odds(attacker: Units, defender: Units, castle: bool, policy: Policy, exact: bool) -> BattleOdds:
     order = policy.casualty_order
-    att_left = [army_after_losses(attacker, attacker.total - n, order) for n in range(attacker.total + 1)]
-    def_left = [army_after_losses(defender, defender.total - n, order) for n in range(defender.total + 1)]
+    att_left, def_left = armies_left(attacker, order), armies_left(defender, order)
+    reroll = policy.reroll if castle and policy.reroll != "never" else None
+    states = attacker.total * defender.total * GENERAL_ATTACK * (2 if reroll else 1)
+    ends = chain_ends(att_left, def_left, castle, reroll, exact=exact) if exact or states < SWEEP_FROM \
+        else sweep_ends(att_left, def_left, reroll)
+    outcomes = tuple((att_left[a], def_left[d], p) for (a, d), p in sorted(ends.items(), reverse=True))
+    return BattleOdds(attacker, defender, castle, policy, outcomes)
+
+
+# Battles of fewer states than this are computed state by state (chain_ends), larger ones by the
+# row sweep (sweep_ends): the same ends (tests/test_odds.py); the sweep's numpy calls cost more
+# than the chain's dict below about 500 states (measured: bench/README.md).
+SWEEP_FROM = 512
+
+
+# ---------------------------------------------------------------------------------------------
+# the chain, state by state (exact fractions, and small battles)
+# ---------------------------------------------------------------------------------------------
+
+def chain_ends(att_left: list[Units], def_left: list[Units], castle: bool, reroll: str | None, *,
+               exact: bool) -> dict[tuple[int, int], Probability]:
+    """The battle's ends {(attacker's units left, defender's units left): probability}, the chain
+    visited one state (a, d, rank, re-roll available) at a time with a dict of probability mass,
+    every rank's joint outcomes per state: what `battle_odds` computes with Fractions
+    (`exact=True`) and for battles of fewer than SWEEP_FROM states, and what the row sweep is
+    checked against (tests/test_odds.py). `att_left[n]` / `def_left[n]`: each army with n units left; `reroll`:
+    the castle re-roll policy, None without one."""
+    zero: Probability = Fraction(0) if exact else 0.0
     att_ranks = [_ranks_present(army) for army in att_left]
     def_ranks = [_ranks_present(army) for army in def_left]
-    reroll_policy = None if policy.reroll == "never" else policy.reroll
-    zero: Probability = Fraction(0) if exact else 0.0
-
-    # mass[(a, d, rank, reroll available)]: probability of reaching the state. Every move goes to
-    # fewer units, or to the same units and a later rank, so the loops below visit each state after
-    # everything that leads to it.
+    A, D = len(att_left) - 1, len(def_left) - 1
+    # mass[(a, d, rank, re-roll available)]: every move goes to fewer units, or to the same units
+    # and a later rank, so the loops visit each state after everything that leads to it
     mass: dict[tuple[int, int, int, bool], Probability] = defaultdict(lambda: zero)
-    mass[attacker.total, defender.total, next_rank(attacker, defender, 1), castle] = zero + 1
+    mass[A, D, _NEXT_RANK[att_ranks[A] | def_ranks[D]][1], castle] = zero + 1
     ends: dict[tuple[int, int], Probability] = defaultdict(lambda: zero)
-    for a in range(attacker.total, 0, -1):
-        for d in range(defender.total, 0, -1):
+    for a in range(A, 0, -1):
+        for d in range(D, 0, -1):
             for rank in range(1, GENERAL_ATTACK + 1):
                 for can_reroll in (True, False):
                     p = mass.pop((a, d, rank, can_reroll), None)
                     if not p:
                         continue
                     na, nd = expected_dice(rank, att_left[a], def_left[d])
-                    rerolling = reroll_policy if can_reroll and nd else None
+                    rerolling = reroll if can_reroll and nd else None
                     start = rank + 1 if rank < GENERAL_ATTACK else 1
                     # the below-average rule counts hits up to the attacker's army (at most nd)
                     for q, ah, dh, used in rank_outcomes(rank, na, nd, rerolling,
@@ -320,8 +363,7 @@ def _battle_odds(attacker: Units, defender: Units, castle: bool, policy: Policy,
                             r2 = _NEXT_RANK[att_ranks[a2] | def_ranks[d2]][start]
                             again = can_reroll and not used if start > 1 else castle
                             mass[a2, d2, r2, again] += p * q
-    outcomes = tuple((att_left[a], def_left[d], p) for (a, d), p in sorted(ends.items(), reverse=True))
-    return BattleOdds(attacker, defender, castle, policy, outcomes)
+    return dict(ends)
 
 
 def _ranks_present(army: Units) -> int:
@@ -335,8 +377,387 @@ _NEXT_RANK = [[next((r for r in range(start, GENERAL_ATTACK) if bits >> r & 1), 
 
 
 # ---------------------------------------------------------------------------------------------
+# the row sweep (floats)
+# ---------------------------------------------------------------------------------------------
+
+def sweep_ends(att_left: list[Units], def_left: list[Units], reroll: str | None) -> dict[tuple[int, int], float]:
+    """The battle's ends {(attacker's units left, defender's units left): probability} in floats,
+    by the row sweep (below); the arguments as for `chain_ends` (a castle is `reroll` not None)."""
+    return _RowSweep(att_left, def_left, reroll).run()
+
+#
+# The chain's states are (a, d, stage, re-roll available): a attacker units and d defender units
+# left, about to roll stage 1-4 of the Ranked Attack Order. A rank neither side has dice for
+# changes nothing (no hits, and no re-roll: the defender rolled no dice), so every cycle goes
+# through the four stages and skipping needs no table here. A stage moves a state to
+# (a - the defender's hits, d - the attacker's hits) at the next stage; stage 4 goes to stage 1 of
+# the next cycle, where the re-roll is available again when there is a castle.
+#
+# The sweep takes the attacker's counts a = A..1 in turn, one ROW at a time, and handles a row's
+# states for every d at once, as vectors over d (numpy float64 arrays).
+# What a stage of row a sends to row a - h (the defender hit h units) is added to that row's
+# inflow, so a row is complete once the rows above it have been swept. In ranks 1-3 the
+# attacker's hits do not depend on d (its army is fixed by a) and the defender's hits do not
+# depend on the attacker's roll (a re-roll redraws only the defender's dice): one stage of a row
+# is the defender's hit distribution for each d (a table over d, split by whether the re-roll
+# was used) times the attacker's hits as a matrix over d -> d'. The General Attack (its ties
+# couple the two sides) is one matrix per row from (re-roll available, d) to (defender's
+# hits, d').
+#
+# A row's one loop: a cycle in which the defender scores no hit comes back to stage 1 of the same
+# row, at a smaller d. The row's stage-1 vector is therefore b + b M + b M^2 + ... = b (I - M)^-1,
+# with b what reaches stage 1 of the row from outside the loop and M one trip round the cycle
+# without a hit for the defender. M lowers d by at least one unit (it is strictly triangular):
+# the series is summed while it dies out fast (what goes on round the loop below 2^-70 of the
+# battle's probability, far under a float's own rounding); a loop still going after three trips is
+# solved as the triangular system it is, over the d where it still carries probability, and a loop
+# that several rows share is inverted once.
+#
+# Where the defender is gone (d = 0) the battle is over: that mass rides through stages 1-3
+# unchanged and is counted at stage 4, where the General Attack's matrix drops it.
+
+_TAIL = 2.0 ** -70
+
+
+def _zeros(shape: tuple[int, ...]):
+    import numpy as np
+    return np.zeros(shape)
+
+
+def _frozen(array):
+    array.flags.writeable = False
+    return array
+
+
+# Tables over d are built once for the largest battle so far (at least _ROOM - 1 units) and sliced:
+# what happens at d never depends on how large the battle is.
+_ROOM = 64
+_grown: dict[tuple, Any] = {}
+
+
+def _grown_table(key: tuple, size: int, build: Callable[[int], Any]):
+    """build(room) for a room of at least `size`, kept per key and rebuilt only for a larger one."""
+    table = _grown.get(key)
+    if table is None or table.shape[1] < size:
+        table = _grown[key] = _frozen(build(max(size, _ROOM)))
+    return table
+
+
+@lru_cache(maxsize=None)
+def _attacker_hits(rank: int, dice: int, size: int):
+    """Rank 1-3: the matrix over d -> d' of the attacker's hits with `dice` dice (hits beyond d
+    stop at 0; d = 0 stays where it is)."""
+    def build(room: int):
+        m = _zeros((room, room))
+        m[0, 0] = 1
+        for q, ah, _, _ in rank_outcomes(rank, dice, 0, None, 0, False):
+            for d in range(1, room):
+                m[d, max(d - ah, 0)] += q
+        return m
+    return _frozen(_grown_table(("attacker", rank, dice), size, build)[:size, :size].copy())
+
+
+@lru_cache(maxsize=None)
+def _defender_hits(rank: int, most_dice: int, cap: int, reroll: str | None):
+    """Rank 1-3: the defender's hits by its dice count k = 0..most_dice, as an array [kind, hits,
+    k]: kind 0 the re-roll used (re-roll available before: the flag goes to "used"), 1 no re-roll
+    available, 2 the re-roll available and not used. The below-average rule counts hits up to
+    the attacker's units: `cap` is min(a, most_dice), which is min(a, k) for every k."""
+    t = _zeros((3, most_dice + 1, most_dice + 1))
+    for k in range(most_dice + 1):
+        for q, _, dh, _ in rank_outcomes(rank, 0, k, None, 0, False):
+            t[1, dh, k] += q
+        rerolling = reroll if k else None
+        for q, _, dh, used in rank_outcomes(rank, 0, k, rerolling, min(cap, k) if rerolling else 0, False):
+            t[0 if used else 2, dh, k] += q
+    return _frozen(t)
+
+
+@lru_cache(maxsize=None)
+def _general_attack(att_dice: int, cap: int, size: int, reroll: str | None):
+    """Rank 4 for a row whose attacker rolls `att_dice` dice: the matrix from (flag, d) to
+    (defender's hits, d'), flag 0 no re-roll available and, when `reroll`, 1 re-roll available;
+    the defender rolls min(2, d) dice, d = 0 (the battle is over) goes nowhere. `cap` is min(a, 2)
+    (the below-average rule's cap)."""
+    flags = 2 if reroll else 1
+
+    def build(room: int):
+        m = _zeros((flags, room, 3, room))
+        for flag in range(flags):
+            rerolling = reroll if flag else None
+            for d in range(1, room):
+                nd = min(2, d)
+                for q, ah, dh, _ in rank_outcomes(GENERAL_ATTACK, att_dice, nd, rerolling,
+                                                  min(cap, nd) if rerolling else 0, False):
+                    m[flag, d, dh, max(d - ah, 0)] += q
+        return m
+    room = _grown_table(("general", att_dice, cap, reroll), size, build)
+    return _frozen(room[:, :size, :, :size].reshape(flags * size, 3 * size))
+
+
+class _Rank(NamedTuple):
+    """Rank 1-3 of a row (_RowSweep._rank): `(x.reshape(-1) * table) @ conv` is the stage, table
+    [(hits, flag out), (flag in, d)] the defender's hits and what becomes of the re-roll, conv
+    [(flag in, d), d'] the attacker's hits (`single`, over d -> d') once per flag; no_hit
+    [(flag in, d), (flag out, d')] the part where the defender scores no hit, no_hit_by_flag[in,
+    out, d] its probability for each d."""
+
+    key: tuple
+    table: Any
+    conv: Any
+    no_hit: Any
+    single: Any
+    no_hit_by_flag: Any
+
+
+@lru_cache(maxsize=None)
+def _army_dice(army: Units) -> tuple[tuple[int, int], ...]:
+    """The dice `army` rolls in ranks 1-4, as attacker and as defender (the engine's expected_dice)."""
+    return tuple(expected_dice(r, army, army) for r in range(1, GENERAL_ATTACK + 1))
+
+
+@lru_cache(maxsize=4096)
+def _rank_tables(rank: int, dice: int, cap: int, def_dice: tuple[int, ...], reroll: str | None) -> _Rank:
+    """Rank 1-3 of a row whose attacker rolls `dice` dice, against a defender rolling def_dice[d]
+    dice with d units left (`cap`: min(a, the defender's most dice), for the re-roll rule)."""
+    n, flags = len(def_dice), 2 if reroll else 1
+    table, no_hit_by_flag = _defender_table(rank, cap, def_dice, reroll)
+    single, conv = _attacker_conv(rank, dice, n, flags)
+    no_hit = _zeros((flags * n, flags * n))
+    for into in range(flags):
+        for out in range(flags):
+            no_hit[into * n:(into + 1) * n, out * n:(out + 1) * n] = no_hit_by_flag[into, out][:, None] * single
+    return _Rank((rank, dice, cap), table, conv, _frozen(no_hit), single, no_hit_by_flag)
+
+
+@lru_cache(maxsize=1024)
+def _defender_table(rank: int, cap: int, def_dice: tuple[int, ...], reroll: str | None) -> tuple:
+    """A rank's defender side over d (for _Rank): (table, no_hit_by_flag)."""
+    import numpy as np
+    n, flags, most = len(def_dice), 2 if reroll else 1, def_dice[-1]
+    hits = _defender_hits(rank, most, cap, reroll)[:, :, np.array(def_dice, dtype=np.intp)]
+    table = _zeros((most + 1, flags, flags * n))
+    table[:, 0, :n] = hits[1]                   # no re-roll available: none after
+    if flags == 2:
+        table[:, 0, n:] = hits[0]               # available before, used
+        table[:, 1, n:] = hits[2]               # available before, not used
+    table = table.reshape((most + 1) * flags, flags * n)
+    # no_hit_by_flag[in, out]: P(no hit for the defender, flag in -> out) over d
+    no_hit_by_flag = table[:flags].reshape(flags, flags, n).transpose(1, 0, 2)
+    return _frozen(table), _frozen(no_hit_by_flag)
+
+
+@lru_cache(maxsize=None)
+def _attacker_conv(rank: int, dice: int, size: int, flags: int) -> tuple:
+    """A rank's attacker side (for _Rank): (its hits over d -> d', the same stacked once per flag)."""
+    import numpy as np
+    single = _attacker_hits(rank, dice, size)
+    return single, _frozen(np.concatenate([single] * flags))
+
+
+class _Plan:
+    """What a row rolls (_RowSweep._plan): ranks [None, rank 1, 2, 3] (None where neither side has
+    dice), the General Attack's matrix; `first`, once a third row rolls the same (floats), the
+    matrix from the row's inflow to its stage-1 vector."""
+
+    def __init__(self, ranks: list, general: Any):
+        self.ranks, self.general = ranks, general
+        self.rows = 1
+        self.first = None
+
+
+class _RowSweep:
+    """One battle's chain, swept a row (the attacker's units left) at a time: `run()` -> {(a, d):
+    probability} of the ends. Arrays over (flag, d) are laid out flag-major, flag 0 no re-roll
+    available, 1 available (only with a castle); a stage's output is [defender's hits, flag, d']."""
+
+    def __init__(self, att_left: list[Units], def_left: list[Units], reroll: str | None):
+        import numpy as np
+        self.np = np
+        self.A, self.D = len(att_left) - 1, len(def_left) - 1
+        self.size = n = self.D + 1
+        self.reroll = reroll
+        self.flags = 2 if reroll else 1
+        self.fresh = self.flags - 1          # the flag at stage 1: with a castle, the re-roll is back
+        # dice by units left: att_dice[rank][a], def_dice[rank][d] (the engine's expected_dice)
+        att = [_army_dice(army) for army in att_left]
+        dfn = [_army_dice(army) for army in def_left]
+        self.att_dice = {r: [dice[r - 1][0] for dice in att] for r in range(1, GENERAL_ATTACK + 1)}
+        self.def_dice = {r: tuple(dice[r - 1][1] for dice in dfn) for r in range(1, GENERAL_ATTACK)}
+        self.most = {r: dice[-1] for r, dice in self.def_dice.items()}   # dice never grow with losses
+        self._ranks: dict = {}
+        self._plans: dict = {}
+        # inflow[a, stage, flag, d]: what has reached row a at a stage from the rows above
+        self.inflow = _zeros((self.A + 1, GENERAL_ATTACK + 1, self.flags, n))
+        self.inflow[self.A, 1, self.fresh, self.D] = 1
+        self.stage1 = _zeros((self.flags, n))
+        self.ends_att = _zeros((self.A + 1,))    # [a]: (a, 0), the attacker takes the territory
+        self.ends_def = _zeros((n,))             # [d]: (0, d), the defender holds (d = 0: both gone)
+
+    def _rank(self, rank: int, a: int) -> _Rank | None:
+        """Rank 1-3 of row a, or None when neither side rolls dice in it (the stage changes
+        nothing); kept per (rank, attacker's dice, cap)."""
+        dice, most = self.att_dice[rank][a], self.most[rank]
+        if not dice and not most:
+            return None
+        key = (rank, dice, min(a, most) if self.reroll else 0)
+        found = self._ranks.get(key)
+        if found is None:
+            found = self._ranks[key] = _rank_tables(*key, self.def_dice[rank], self.reroll)
+        return found
+
+    def _plan(self, a: int) -> "_Plan":
+        """What row a rolls: its ranks 1-3 (None where neither side has dice), its General Attack;
+        kept for the rows that roll the same."""
+        key = (tuple(dice[a] for dice in self.att_dice.values()),
+               min(a, max(self.most.values())) if self.reroll else 0)
+        plan = self._plans.get(key)
+        if plan is None:
+            ranks = [None] + [self._rank(r, a) for r in range(1, GENERAL_ATTACK)]
+            general = _general_attack(self.att_dice[GENERAL_ATTACK][a], min(a, 2) if self.reroll else 0,
+                                      self.size, self.reroll)
+            plan = self._plans[key] = _Plan(ranks, general)
+        else:
+            plan.rows += 1
+            if plan.rows == 3:
+                plan.first = self._first_matrix(plan)
+        return plan
+
+    def _first_matrix(self, plan: "_Plan"):
+        """For a row kind that several rows share (floats): the matrix from the row's inflow at
+        stages 1-4, [(stage, flag, d)], to its stage-1 vector b (I - M)^-1 (module comment)."""
+        np, n, flags, fresh = self.np, self.size, self.flags, self.fresh
+        ranks = plan.ranks[1:]
+        loop = np.linalg.inv(np.eye(n) - self._loop_matrix(ranks, plan.general, n))
+        # after[s]: from (flag, d) at stage s + 2 to stage 1 of the next cycle, as [flag][d, d']
+        after = [[plan.general[f * n:(f + 1) * n, :n] for f in range(flags)]]
+        for r in reversed(ranks[1:]):
+            after.insert(0, after[0] if r is None else self._through(r, after[0], n))
+        blocks = []
+        for stage_after in [None] + after:
+            for f in range(flags):
+                if stage_after is None:
+                    blocks.append(loop if f == fresh else np.zeros((n, n)))
+                else:
+                    blocks.append(stage_after[f] @ loop)
+        return _frozen(np.concatenate(blocks))
+
+    def _through(self, r: _Rank, m: list, k: int) -> list:
+        """The no-hit part of rank r over d < k followed by m ([flag][d, d'])."""
+        after = [r.single[:k, :k] @ y for y in m]
+        return [sum(r.no_hit_by_flag[into, out, :k, None] * after[out] for out in range(self.flags))
+                for into in range(self.flags)]
+
+    def _first(self, plan: "_Plan", b):
+        """The row's stage-1 vector b (I - M)^-1 (module comment above): the series b + b M + ...
+        trip by trip, to its end with fractions; with floats while it dies out fast, and a loop
+        still going after three trips is solved over the d where it still carries probability."""
+        np, n, fresh = self.np, self.size, self.fresh
+        trip = [r.no_hit for r in plan.ranks[1:] if r is not None] + [plan.general[:, :n]]
+        trip[0] = trip[0][fresh * n:(fresh + 1) * n]
+        first, left = b.copy(), b
+        for trips in itertools.count(1):
+            for step in trip:
+                left = left @ step
+            first += left
+            if left.sum() < _TAIL:
+                return first
+            if trips == 3:
+                break
+        # d from k up carries less than half the tail: the loop is solved over d < k
+        k = n - int(np.searchsorted(np.cumsum(left[::-1]), _TAIL / 2))
+        m = self._loop_matrix(plan.ranks[1:], plan.general, k)
+        first[:k] += np.linalg.solve((np.eye(k) - m).T, left[:k] @ m)
+        return first
+
+    def _loop_matrix(self, ranks, general, k: int):
+        """M over d < k: one trip round the row's cycle without a hit for the defender, from d
+        at stage 1 (the fresh flag) to d' at stage 1 of the next cycle (d only falls, so d < k
+        stays below k)."""
+        n = self.size
+        # m[f][d, d']: from (flag f, d) before the stage, to d' at stage 1 of the next cycle
+        m = [general[f * n:f * n + k, :k] for f in range(self.flags)]
+        for r in reversed(ranks):
+            if r is not None:
+                m = self._through(r, m, k)
+        return m[self.fresh]
+
+    def run(self) -> dict[tuple[int, int], Probability]:
+        n, fresh, flags = self.size, self.fresh, self.flags
+        for a in range(self.A, 0, -1):
+            inflow = self.inflow[a]
+            if not inflow.any():
+                continue
+            plan = self._plan(a)
+            ranks, general = plan.ranks, plan.general
+            x = self.stage1
+            if plan.first is not None:          # a row like an earlier one: all of it at once
+                x[fresh] = inflow[1:].reshape(-1) @ plan.first
+            else:
+                # b: what reaches stage 1 of this row from outside the row's loop
+                v = inflow[2].reshape(-1)
+                for r in (2, 3):
+                    if ranks[r] is not None:
+                        v = v @ ranks[r].no_hit
+                    v = v + inflow[r + 1].reshape(-1)
+                x[fresh] = self._first(plan, inflow[1, fresh] + v @ general[:, :n])
+            # the row, stage by stage, sending what the defender hit to the rows below
+            for r in (1, 2, 3):
+                if ranks[r] is None:
+                    x = inflow[r + 1] + x
+                    continue
+                y = ((x.reshape(-1) * ranks[r].table) @ ranks[r].conv).reshape(-1, flags, n)
+                self._send(r + 1, a, y)
+                x = inflow[r + 1] + y[0]
+            self.ends_att[a] += x[:, 0].sum()
+            y = (x.reshape(-1) @ general).reshape(3, 1, n)
+            self._send(1, a, y, fresh)
+        ends = {(a, 0): p for a, p in enumerate(self.ends_att) if a and p}
+        ends.update({(0, d): p for d, p in enumerate(self.ends_def) if p})
+        return ends
+
+    def _send(self, stage: int, a: int, y, flag: int | None = None) -> None:
+        """Add y[hits, flag, d'] (hits >= 1) to rows a - hits at `stage` (all flags, or the one
+        given); hits that reach the attacker's last unit end the battle for the defender."""
+        hits = len(y) - 1
+        k = min(hits, a - 1)
+        if k > 0:
+            if flag is None:
+                self.inflow[a - k:a, stage] += y[k:0:-1]
+            else:
+                self.inflow[a - k:a, stage, flag] += y[k:0:-1, 0]
+        if hits >= a:
+            self.ends_def += y[a:].sum(axis=(0, 1))
+
+
+# ---------------------------------------------------------------------------------------------
 # luck
 # ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class OddsSummary:
+    """The five numbers of a battle's odds that its luck needs (as BattleOdds names them), e.g.
+    for a memo that keeps them by the battle's shape (engine.risk_europe.fold)."""
+
+    attacker: Units
+    defender: Units
+    attacker_wins: float
+    defender_holds: float
+    both_eliminated: float
+    expected_attacker_losses: float
+    expected_defender_losses: float
+
+    @property
+    def numbers(self) -> list[float]:
+        return [self.attacker_wins, self.defender_holds, self.both_eliminated,
+                self.expected_attacker_losses, self.expected_defender_losses]
+
+
+def summary_of(odds: BattleOdds) -> OddsSummary:
+    return OddsSummary(odds.attacker, odds.defender, float(odds.attacker_wins), float(odds.defender_holds),
+                       float(odds.both_eliminated), float(odds.expected_attacker_losses),
+                       float(odds.expected_defender_losses))
+
 
 @dataclass(frozen=True)
 class Luck:
@@ -349,7 +770,7 @@ class Luck:
     defender_losses: Probability
 
 
-def luck(odds: BattleOdds, attacker_lost: int, defender_lost: int) -> Luck:
+def luck(odds: BattleOdds | OddsSummary, attacker_lost: int, defender_lost: int) -> Luck:
     """Outcome minus expectation for a battle that ended with these losses (there is no retreat,
     so the losses say who won). Raises ValueError if they are not the end of this battle."""
     a_left, d_left = odds.attacker.total - attacker_lost, odds.defender.total - defender_lost

@@ -7,6 +7,7 @@
     GET  /games/{id}/state           the caller's view of the game
     GET  /games/{id}/legal           the caller's own legal moves
     GET  /games/{id}/stream          server-sent events, resumed with Last-Event-ID
+    POST /games/{id}/rulings         the organizer's ruling on an event (RulingRecorded)
 
 docs/service.md describes tokens, modes, dice and the error codes.
 """
@@ -28,6 +29,7 @@ from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from engine.core.canonical import sha256_hex
+from engine.core.rulings import RulingRecorded
 from ledger.service.errors import ServiceError
 from ledger.service.live import SERVER, LiveTable, ruleset_of
 from ledger.service.tables import (
@@ -232,6 +234,14 @@ def create_app(store: str | Path | EventStore | None = None, *,
             t = table(game_id)
             return t.append(store, role(t, authorization), body.expected_seq, items)
 
+    @app.post("/games/{game_id}/rulings", status_code=201,
+              summary="Record the organizer's ruling on an event (the organizer's token)")
+    def ruling(game_id: str, body: RulingRecorded, authorization: str | None = Header(None)) -> dict:
+        with lock:
+            t = table(game_id)
+            return t.record_ruling(store, role(t, authorization),
+                                   body.model_dump(by_alias=True, exclude_none=True))
+
     @app.get("/games/{game_id}/events", summary="The log as the caller may read it")
     def events(game_id: str, since: int = Query(0, ge=0),
                authorization: str | None = Header(None)) -> dict:
@@ -271,8 +281,7 @@ def create_app(store: str | Path | EventStore | None = None, *,
             while True:
                 with lock:
                     new = t.events_for(seat, nxt) if t.next_seq > nxt else []
-                    over = t.finished and (t.game.seed is None
-                                           or t.steps[-1].raw.type == t.rs.seed_event)
+                    over = t.finished and t.seed_shown
                 for e in new:
                     yield f"id: {e['seq']}\nevent: event\ndata: {json.dumps(e, separators=(',', ':'))}\n\n"
                     nxt = e["seq"] + 1

@@ -21,6 +21,7 @@ from pydantic import ValidationError
 from engine.core import views as V
 from engine.core.dice import DiceTape
 from engine.core.events import Event
+from engine.core.rulings import RULING_EVENT, RULING_RULE, RulingRecorded, ruling_problem, takes_back
 from engine.core.ruleset import Ruleset, get_ruleset
 from ledger.service.errors import ServiceError
 from ledger.service.tables import ORGANIZER, ServiceGame
@@ -99,13 +100,21 @@ class LiveTable:
 
     @property
     def finished(self) -> bool:
-        """Over, and its result claimed (the ruleset's `result_event` stored): nothing more is
+        """Over, its result claimed (the ruleset's `result_event` stored) and no decision left
+        (a game's own end may ask for some, e.g. rewards chosen after the win): nothing more is
         appended but the seed's reveal."""
         event = self.rs.result_event
-        return self.over and (event is None or any(s.raw.type == event for s in self.steps))
+        return (self.over and (event is None or any(s.raw.type == event for s in self.steps))
+                and not V.actors_now(self.rs, self.state))
+
+    @property
+    def seed_shown(self) -> bool:
+        """The server's seed is revealed in the log (or the game has none): a stream may end
+        once the game is finished (a ruling may still follow the reveal)."""
+        return self.game.seed is None or any(s.raw.type == self.rs.seed_event for s in self.steps)
 
     def actors(self) -> tuple[str, ...]:
-        return () if self.over else V.actors_now(self.rs, self.state)
+        return () if self.finished else V.actors_now(self.rs, self.state)
 
     def seats_for(self, actor: str) -> tuple[str, ...]:
         return V.seats_acting_for(self.rs, self.state, actor, self.game.seats)
@@ -119,14 +128,19 @@ class LiveTable:
         out = []
         chain_shown = True
         now = self.state
+        redacted: set[int] = set()
         for step in self.steps:
             envelope = step.envelope
             payload = envelope.get("payload")
-            if step.raw.seq > 0 and isinstance(payload, dict):
+            if step.raw.type == RULING_EVENT and isinstance(payload, dict):
+                if payload.get("seq") in redacted:     # its words may name what is hidden
+                    envelope = {**envelope, "payload": {**payload, "text": V.HIDDEN}}
+            elif step.raw.seq > 0 and isinstance(payload, dict):
                 shown = V.redact_payload(self.rs, step.raw.type, step.raw.actor, payload, seat,
                                          step.before, step.after, now)
                 if shown != payload:
                     chain_shown = False
+                    redacted.add(step.raw.seq)
                     envelope = {**envelope, "payload": shown}
             if not chain_shown:
                 envelope = {**envelope, "prev": None, "hash": None}
@@ -156,7 +170,7 @@ class LiveTable:
         }
 
     def legal_for(self, seat: str | None) -> list[dict]:
-        if self.over:
+        if self.finished:
             return []
         return [{"actor": m.actor, "type": m.type, "payload": m.payload}
                 for m in V.moves_for(self.rs, self.state, seat)]
@@ -217,6 +231,9 @@ class LiveTable:
         is made by the server (asked for with an empty payload), and a decision that brings dice
         gets them from the seed; dice sent by a client are refused."""
         type_, actor, payload = item["type"], item.get("actor"), item.get("payload") or {}
+        if type_ == RULING_EVENT:
+            raise ServiceError(422, "use-rulings", f"a ruling is the organizer's: POST it to "
+                               f"/games/{self.game.game_id}/rulings", seq=seq)
         if not isinstance(type_, str) or type_ not in self.rs.payload_models:
             raise ServiceError(422, "unknown-type", f"unknown event type {type_!r} for "
                                f"{self.rs.name}; known: {', '.join(sorted(self.rs.payload_models))}",
@@ -304,6 +321,42 @@ class LiveTable:
             raise ServiceError(422, "invalid-append", str(exc), seq=first) from None
         lines = store.events(self.game.game_id)[first:]
         return [self._feed(_raw(line)) for line in lines]
+
+    def record_ruling(self, store: Any, role: str | None, payload: dict) -> dict:
+        """Store the organizer's ruling on one of the game's events (a RulingRecorded event, at
+        any point, the game over or not): 401 without a token, 403 for a seat's, 422 for a
+        ruling that cannot stand (unknown-seq: no such event). A ruling that takes events out
+        of the game has the game judged again from its start. What was stored: {"head",
+        "event", "ruling", "open_findings"}."""
+        if role is None:
+            raise ServiceError(401, "unauthorized", "recording a ruling needs the organizer's "
+                               "token (Authorization: Bearer TOKEN)")
+        if role != ORGANIZER:
+            raise ServiceError(403, "forbidden", "only the organizer records rulings")
+        at = self.next_seq
+        p = RulingRecorded.model_validate(payload)
+        problem = ruling_problem(p, None, at, self._kind)
+        if problem is not None:
+            missing = any(s is not None and self._kind(s) is None for s in (p.seq, p.from_))
+            raise ServiceError(422, "unknown-seq" if missing else "bad-ruling", problem, seq=p.seq,
+                               rule=RULING_RULE)
+        if takes_back(RULING_EVENT, payload) and self.tape is not None and \
+                any(step.raw.type == self.rs.seed_event for step in self.steps):
+            raise ServiceError(409, "seed-revealed", "the seed of this game's dice is revealed: "
+                               "no event can be taken out and played again with it", seq=p.seq)
+        self._store(store, at, [{"type": RULING_EVENT, "actor": None, "payload": payload}])
+        if takes_back(RULING_EVENT, payload):
+            fresh = LiveTable.load(store, self.game)
+            self.judge, self.steps = fresh.judge, fresh.steps
+            self._follow_up(store)
+        j = self.judge.j
+        return {"head": self.head_for(None), "event": self.events_for(None, since=at)[0],
+                "ruling": j.rulings[-1].as_dict() if j.rulings else None,
+                "open_findings": len(j.open_findings)}
+
+    def _kind(self, seq: int) -> str | None:
+        """The type of the stored event at `seq`, None when there is none."""
+        return self.steps[seq].raw.type if 0 <= seq < len(self.steps) else None
 
     def resync(self, store: Any) -> None:
         """Catch up with events another writer stored."""

@@ -23,6 +23,7 @@ import polars as pl
 from sqlalchemy import func
 from sqlmodel import Session, SQLModel, create_engine, select
 
+from engine.core.memo import Memo
 from engine.core.text import plural
 from ledger.store import analytics_tables as at
 from ledger.store.campaigns import CAMPAIGN_MODELS, CampaignLinks, _report_links
@@ -38,6 +39,13 @@ from ledger.store.models import (GENERIC_MODELS, FindingRow, GameRow, RejectRow,
 from ledger.store.refusals import (_dropped_lines, _line_text, _refusal, _Refusal, _sealed_onto,
                                    _stored_form)
 from replay.logfile import LogRead, RawEvent, format_line, path_problem, read_log_text, write_atomically
+
+# The memo (engine.core.memo): values the rulesets' folds computed from a key alone, such as a
+# battle's exact odds by its shape, so that each is computed once per store. A cache: dropping
+# the table changes no row, the next ingest computes them again.
+MEMO_TABLE = "memo"
+MEMO_SQL = (f"CREATE TABLE IF NOT EXISTS {MEMO_TABLE} (kind VARCHAR NOT NULL, key VARCHAR NOT NULL, "
+            "value VARCHAR NOT NULL, PRIMARY KEY (kind, key))")
 
 DEFAULT_DB = "ledger.duckdb"
 DB_ENV = "LEDGER_DB"
@@ -211,6 +219,7 @@ class DuckDBStore(CampaignLinks, EventStore):
         self._engine = create_engine("duckdb://", poolclass=StaticPool,
                                      creator=lambda: duckdb_engine.ConnectionWrapper(con))
         self._live = LiveGames()          # games appended to, judged up to their head
+        self._memo: Memo | None = None    # the memo table, read when first judging (_recalled)
         self._projections = at.analytics_projections()
         with self._lock:
             generic = [m.__table__ for m in (*MODELS, *CAMPAIGN_MODELS)]
@@ -258,6 +267,19 @@ class DuckDBStore(CampaignLinks, EventStore):
             for sql in ([at.create_sql(p)] if p.table not in present
                         else at.add_columns_sql(p, present[p.table])):
                 self._con.execute(sql).fetchall()
+        if MEMO_TABLE not in present:
+            self._con.execute(MEMO_SQL).fetchall()
+
+    def _recalled(self) -> Memo:
+        """The store's memo (engine.core.memo): what the rulesets' folds computed from a key alone
+        for the games stored so far (a battle's odds by its shape), read once; what judging adds
+        to it is written with the next batch of rows (_write_rows)."""
+        if self._memo is None:
+            found = self._one("SELECT count(*) FROM duckdb_tables() WHERE schema_name = "
+                              "current_schema() AND table_name = ?", [MEMO_TABLE])[0]
+            self._memo = Memo(self._con.execute(f"SELECT kind, key, value FROM {MEMO_TABLE}").fetchall()
+                              if found else ())
+        return self._memo
 
     def _projection(self, table: str) -> Any:
         """The projection of an analytics table (a ruleset registered since the store opened
@@ -463,7 +485,7 @@ class DuckDBStore(CampaignLinks, EventStore):
                 judged = ahead[1]
             else:
                 judged = _judge_rows(_stored_form(read), self._judge, self._extract,
-                                     carried=True)
+                                     carried=True, memo=self._recalled())
             clock["judge"] = clock.get("judge", 0.0) + time.perf_counter() - started
             started = time.perf_counter()
             batch.add_judged(judged, _now(), start if stored is not None else None,
@@ -558,6 +580,10 @@ class DuckDBStore(CampaignLinks, EventStore):
         self._insert("events", event_frame(batch.events), self._event_columns)
         self._write_rejects(batch.rejects)
         self._write_analytics(batch)
+        new = self._memo.take_new() if self._memo is not None else []
+        if new:
+            con.executemany(f"INSERT INTO {MEMO_TABLE} (kind, key, value) VALUES (?, ?, ?) "
+                            "ON CONFLICT DO NOTHING", new)
         self._write_campaigns(batch)
         if batch.carries:
             stamp = _now()
@@ -704,7 +730,7 @@ class DuckDBStore(CampaignLinks, EventStore):
                                 + ("; ".join(why) or "they are not all log events"))
         live = None
         if self._judges_by_default():
-            judged, live = judge_whole(_stored_form(read))
+            judged, live = judge_whole(_stored_form(read), self._recalled())
             if live is not None:
                 judged.carry = live.judge.carry()
         else:
@@ -922,7 +948,8 @@ class DuckDBStore(CampaignLinks, EventStore):
                     "SELECT line, seq, event, rule, kind, applied, message, section FROM findings "
                     "WHERE game_id = ? ORDER BY idx", [game_id]).fetchall()
                 read = read_log_text(log_text(self.events(game_id)), before[3] or game_id)
-                judged = _judge_rows(read, self._judge, self._extract, carried=True)
+                judged = _judge_rows(read, self._judge, self._extract, carried=True,
+                                     memo=self._recalled())
                 judged.game["source"] = before[3]
                 new_findings = [tuple(f[2:]) for f in judged.findings]
                 old_result = json.loads(before[2]) if before[2] else None

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Callable, Sequence
 
+from engine.core.rulings import takes_back
 from ledger.store.mapper import _judgement_rows, _Judged, read_fingerprint
 from ledger.store.refusals import _refusal, _stored_form
 from replay.logfile import LogRead, RawEvent
@@ -39,12 +40,13 @@ def _default_extract(read: LogRead) -> Any:
 
 def _judge_rows(read: LogRead, judge_fn: Callable[[LogRead], Any],
                 extract_fn: Callable[[LogRead], Any] | None = None, *,
-                carried: bool = False) -> _Judged:
+                carried: bool = False, memo: Any = None) -> _Judged:
     """Judge a log in its stored form and map the judgement to rows (without the timestamps);
     with `extract_fn`, also the game's analytics rows (analytics.extract). With the default
-    judge and `carried`, the rows keep the judge's carry at the head (`_Judged.carry`)."""
+    judge and `carried`, the rows keep the judge's carry at the head (`_Judged.carry`); `memo`
+    (engine.core.memo.Memo) is what the analytics fold may recall instead of computing."""
     if judge_fn is _default_judge and extract_fn is _default_extract:
-        judged, live = judge_whole(read)
+        judged, live = judge_whole(read, memo)
         if carried and live is not None:
             judged.carry = live.judge.carry()
         return judged
@@ -135,9 +137,11 @@ class LiveGame:
 
     def can_continue(self, new: Sequence[RawEvent]) -> bool:
         """Can `new` be judged from here? Not when one reveals the seed: the dice of every event
-        are checked against it from the start, so the whole game is judged again."""
+        are checked against it from the start, so the whole game is judged again; nor when one
+        is a ruling that takes events out of the game (void, replay-from): the events after
+        them are judged again without them."""
         seed_event = self.judge.rs.seed_event
-        return seed_event is None or all(e.type != seed_event for e in new)
+        return all(e.type != seed_event and not takes_back(e.type, e.payload) for e in new)
 
     def advance(self, new: Sequence[RawEvent], name: str) -> Advanced:
         """Judge `new`, the events after the head (lines numbered seq + 1, as stored)."""
@@ -169,13 +173,14 @@ def _tables_of(judge_: Any) -> dict[str, list[tuple]]:
     return judge_.observer.t if judge_.observer is not None else {}
 
 
-def judge_whole(read: LogRead) -> tuple[_Judged, LiveGame | None]:
+def judge_whole(read: LogRead, memo: Any = None) -> tuple[_Judged, LiveGame | None]:
     """What the default judge makes of a whole stored-form log, as rows (analytics from the same
-    fold), and the game live at its head (None when its start cannot be judged)."""
+    fold, which may recall values from `memo`), and the game live at its head (None when its
+    start cannot be judged)."""
     from analytics.extract import fold_for
     from replay.judge import Judge
 
-    judge_ = Judge(keep_steps=False, observer=fold_for(read))
+    judge_ = Judge(keep_steps=False, observer=fold_for(read, memo=memo))
     j = judge_.start(read)
     if not judge_.started:
         return _judgement_rows(read, j), None
