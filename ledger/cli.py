@@ -161,7 +161,7 @@ def replay(
         from replay.narrate import step_matches
         steps = [s for s in j.steps if step_matches(s, round_, turn, player)]
         _emit_json({"file": j.file, "game": j.game_id, "ruleset": j.ruleset, "version": j.ruleset_version,
-                    "data": j.data_digest, "players": j.players, "steps": steps_json(j, steps),
+                    "data": j.data_digest, "data_notes": list(j.data_notes), "players": j.players, "steps": steps_json(j, steps),
                     "result": j.result_dict(), "findings": findings_with_rulings(j),
                     "rulings": [r.as_dict() for r in j.rulings], "ruled": j.ruled})
     else:
@@ -245,6 +245,8 @@ def audit(
                            f"accepted by a ruling)")
             elif not j.findings and not j.fatal:
                 typer.echo(f"{j.file}: clean ({plural(j.events, 'event')})")
+            for note in j.data_notes:
+                typer.echo(f"{j.file}: note: {note}")
     if prog:
         prog.stop()
     if as_json:
@@ -311,7 +313,7 @@ def _check_in_campaign(j: Judgement, path: Path, campaign_file: Path) -> None:
 def _audit_dict(j: Judgement) -> dict:
     return {"file": j.file, "game": j.game_id, "games": j.games_in_file if j.events else 0,
             "ruleset": j.ruleset, "version": j.ruleset_version,
-            "data": j.data_digest, "events": j.events, "clean": j.clean, "fatal": j.fatal,
+            "data": j.data_digest, "data_notes": list(j.data_notes), "events": j.events, "clean": j.clean, "fatal": j.fatal,
             "chain_ok": j.chain_ok, "findings": findings_with_rulings(j),
             "open_findings": len(j.open_findings), "ruled": j.ruled,
             "rulings": [r.as_dict() for r in j.rulings], "result": j.result_dict()}
@@ -353,6 +355,8 @@ def verify(
                                     else "VERIFIED" if v["verified"] else "NOT VERIFIED"))
         for check in v["checks"]:
             typer.echo(f"  [{'ok' if check['ok'] else 'FAIL'}] {check['name']}: {check['detail']}")
+        for note in j.data_notes:
+            typer.echo(f"  note: {note}")
         shown = j.findings[:10]
         for f in shown:
             typer.echo("    " + f.format())
@@ -478,3 +482,4 @@ from ledger import cli_tournament  # noqa: E402,F401
 from ledger import cli_serve  # noqa: E402,F401
 from ledger import cli_rule  # noqa: E402,F401
 from ledger import cli_migrate  # noqa: E402,F401
+from ledger import cli_data  # noqa: E402,F401

@@ -209,7 +209,7 @@ def test_cli_simulate_writes_games_and_a_summary(tmp_path):
 
 
 def test_cli_simulate_refuses_unknown_rulesets_and_variants(tmp_path):
-    result = CliRunner().invoke(app, ["simulate", "--ruleset", "warrior-knights", "--out", str(tmp_path)])
+    result = CliRunner().invoke(app, ["simulate", "--ruleset", "no-such-game", "--out", str(tmp_path)])
     assert result.exit_code == 2
     result = CliRunner().invoke(app, ["simulate", "--variant", "mercenaries-5p", "--out", str(tmp_path)])
     assert result.exit_code == 2 and not list(tmp_path.iterdir())
