@@ -2,6 +2,7 @@
 
     extract     the analytics rows of one game, read off the engine's fold (filled at ingest)
     load        the store's analytics tables as polars frames (`Tables`), all or one tournament
+    lake        the Parquet lake's layout, and reading it as the store is read (`--lake`)
     queries     named queries: the shared ones (dice fairness) and every ruleset's (its record's
                 `report`), one metric each, every column named
     stats       the chi-square test of dice fairness and its verdict in words

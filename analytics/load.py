@@ -2,6 +2,7 @@
 game once, and only the games judged clean.
 
     tables = load_tables(store)                      # a DuckDBStore (ledger.store.open_store)
+    tables = load_tables(open_lake("lake/"))         # or a Parquet lake (analytics.lake)
     tables = load_tables(store, tournament="spring") # a tournament id or name
     tables = load_tables(store, include_broken=True) # every stored game, copies and findings too
     queries.win_rate_by_seat(tables)                 # named queries take a Tables
@@ -105,7 +106,8 @@ def tournament_games(store, tournament: str) -> tuple[str, str]:
 
 
 def load_tables(store, tournament: str | None = None, include_broken: bool = False) -> Tables:
-    """The analytics tables of `store` (a ledger.store.DuckDBStore): every game, or the games of
+    """The analytics tables of `store` (a ledger.store.DuckDBStore, or an analytics.lake
+    LakeReader: the same SQL over either): every game, or the games of
     one tournament (by id or name; UnknownTournament if there is none). Only the games counted
     are loaded (analytics.selection: no findings, no campaign findings, not a copy of another
     game counted); `include_broken` loads them all. `tables.selection` says which were left out."""

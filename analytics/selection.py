@@ -67,8 +67,9 @@ class Selection:
     rulesets: dict[str, str | None]                # every game in scope -> its ruleset
     left_out: tuple[LeftOut, ...] = ()
     include_broken: bool = False
-    db: str | None = None
+    db: str | None = None                                  # the store, or the lake, read
     titles: dict[str, str] = field(default_factory=dict)   # ruleset name -> its title
+    option: str = "--db"                                   # how a command names `db`
 
     @property
     def counted_ids(self) -> list[str]:
@@ -113,7 +114,7 @@ class Selection:
                 f"{reasons}{listing}")
 
     def listing_command(self) -> str:
-        db = f" --db {self.db}" if self.db else ""
+        db = f" {self.option} {self.db}" if self.db else ""
         return f"ledger stats{db} --left-out"
 
     def games_left_out(self, ruleset: str | None = None) -> list[LeftOut]:
@@ -159,7 +160,7 @@ def select_games(store, scope: pl.DataFrame, include_broken: bool = False,
         left += _copies(store, clean)
     left.sort(key=lambda g: (REASONS.index(g.reason), g.game_id))
     return Selection(rulesets, tuple(left), include_broken, getattr(store, "path", None) and
-                     str(store.path), dict(titles or {}))
+                     str(store.path), dict(titles or {}), getattr(store, "option", "--db"))
 
 
 def _ids_param(ids: list[str]) -> dict:
@@ -177,13 +178,13 @@ def _own_findings(store, ids: list[str]) -> dict[str, str]:
     """game -> its findings ("RE-CARDS-HAND ×2, RE-CLAIM"), for the games with any or a fatal
     problem."""
     games = store.query("SELECT game_id, finding_count, fatal FROM games WHERE game_id IN "
-                        "(SELECT unnest($ids)) AND (finding_count > 0 OR fatal IS NOT NULL)",
+                        "(SELECT unnest($ids::VARCHAR[])) AND (finding_count > 0 OR fatal IS NOT NULL)",
                         _ids_param(ids))
     if not games.height:
         return {}
     found = games["game_id"].to_list()
     rules = store.query("SELECT game_id, rule, count(*) AS n FROM findings WHERE game_id IN "
-                        "(SELECT unnest($ids)) GROUP BY game_id, rule ORDER BY game_id, "
+                        "(SELECT unnest($ids::VARCHAR[])) GROUP BY game_id, rule ORDER BY game_id, "
                         "min(idx)", _ids_param(found))
     by: dict[str, list[tuple[str, int]]] = {}
     for gid, rule, n in rules.iter_rows():
@@ -196,7 +197,7 @@ def _campaign_findings(store, ids: list[str]) -> dict[str, str]:
     if not store._has_campaign_tables():
         return {}
     rules = store.query("SELECT game_id, rule, count(*) AS n FROM campaign_findings WHERE "
-                        "game_id IN (SELECT unnest($ids)) GROUP BY game_id, rule "
+                        "game_id IN (SELECT unnest($ids::VARCHAR[])) GROUP BY game_id, rule "
                         "ORDER BY game_id, min(idx)", _ids_param(ids))
     by: dict[str, list[tuple[str, int]]] = {}
     for gid, rule, n in rules.iter_rows():
@@ -297,7 +298,7 @@ def _openings(store, ids: list[str]) -> dict[str, dict]:
         "SELECT game_id, count(*) AS n, " + ", ".join(
             f"md5(string_agg({_CONTENT}, '{SEP_EVENT}' ORDER BY seq) FILTER (WHERE seq < {k})) "
             f"AS o{k}" for k in range(1, OPENING + 1))
-        + f" FROM events WHERE game_id IN (SELECT unnest($ids)) AND seq < {OPENING} "
+        + f" FROM events WHERE game_id IN (SELECT unnest($ids::VARCHAR[])) AND seq < {OPENING} "
           "GROUP BY game_id", _ids_param(ids))
     return {r["game_id"]: r for r in rows.to_dicts()}
 
@@ -308,7 +309,7 @@ def _dice_keys(store, ids: list[str]) -> dict[str, str]:
     rows = store.query(
         "SELECT game_id, sum(dice) AS dice, md5(string_agg(coalesce(player, '') || ':' || "
         "coalesce(why, '') || ':' || coalesce(faces::VARCHAR, ''), '|' ORDER BY seq, player)) "
-        "AS key FROM dice WHERE game_id IN (SELECT unnest($ids)) GROUP BY game_id",
+        "AS key FROM dice WHERE game_id IN (SELECT unnest($ids::VARCHAR[])) GROUP BY game_id",
         _ids_param(ids))
     return {gid: key for gid, n, key in rows.iter_rows() if (n or 0) >= MIN_COPY_DICE}
 
@@ -321,7 +322,7 @@ def _one_starts_the_other(a: list[str], b: list[str]) -> bool:
 def _event_hashes(store, ids: list[str]) -> dict[str, list[str]]:
     """Each game's events as hashes of their type, actor and payload, in order."""
     rows = store.query(f"SELECT game_id, {_CONTENT} AS h FROM events WHERE game_id IN "
-                       f"(SELECT unnest($ids)) ORDER BY game_id, seq", _ids_param(ids))
+                       f"(SELECT unnest($ids::VARCHAR[])) ORDER BY game_id, seq", _ids_param(ids))
     out: dict[str, list[str]] = {}
     for gid, h in rows.iter_rows():
         out.setdefault(gid, []).append(h)

@@ -1,4 +1,4 @@
-"""Run the benchmark suite and print its figures: python bench/run.py [replay|ingest|odds|dashboard|append|serve|all]."""
+"""Run the benchmark suite and print its figures: python bench/run.py [replay|ingest|odds|dashboard|append|lake|postgres|serve|all]."""
 
 from __future__ import annotations
 
@@ -10,6 +10,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 SUITES = {"replay": "bench.bench_replay", "ingest": "bench.bench_ingest", "odds": "bench.bench_odds",
           "dashboard": "bench.bench_dashboard", "append": "bench.bench_append",
+          "lake": "bench.bench_lake",
+          "postgres": "bench.bench_postgres",
           "serve": "bench.bench_serve"}
 
 

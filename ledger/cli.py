@@ -22,7 +22,7 @@ from replay.narrate import filter_problem, narrate, ruled_line, ruling_summary, 
 from ledger.cli_base import JsonOpt, _emit_json, _progress, app, err, os_reason, write_problem  # noqa: E402,F401
 
 DbOpt = typer.Option(None, "--db", envvar="LEDGER_DB",
-                     help="A store (DuckDB file) to look up game ids in (env LEDGER_DB; default ledger.duckdb).")
+                     help="A store to look up game ids in: a DuckDB file or a postgresql:// URL (env LEDGER_DB; default ledger.duckdb).")
 
 
 def _data_of(read: Any, data_files: DataFiles, path: Path) -> Any:
@@ -33,28 +33,28 @@ def _data_of(read: Any, data_files: DataFiles, path: Path) -> Any:
         raise LogFileError(str(exc)) from exc
 
 
-def _read_source(source: Path, db: Optional[Path]):
+def _read_source(source: Path, db: Optional[str]):
     """A log file, or else a game id stored in the store: (the log, the stored game's campaign
     findings — a Risk Legacy game checked against the games of its campaign stored before it)."""
     if source.exists() or db is None and not Path("ledger.duckdb").exists():
         return read_log(source), []
-    from ledger.store import GameNotFound, StoreError, load_log_from_store, open_store
-    path = db or Path("ledger.duckdb")
+    from ledger.store import GameNotFound, StoreError, display_name, load_log_from_store, open_store
+    path = db or "ledger.duckdb"
     try:
         store = open_store(path, read_only=True, wait=float(os.environ.get("LEDGER_DB_WAIT", 10)))
     except StoreError as exc:
         raise LogFileError(f"{source}: no such file, and the store cannot be opened ({exc})") from exc
     try:
-        read = load_log_from_store(store, str(source), name=f"{path}:{source}")
+        read = load_log_from_store(store, str(source), name=f"{display_name(path)}:{source}")
         return read, [Finding(read.name, f.line, f.seq, f.rule, f.message, f.section, f.kind, None,
                               f.event) for f in store.campaign_findings(str(source))]
     except GameNotFound as exc:
-        raise LogFileError(f"{source}: no such file, nor a game stored in {path}") from exc
+        raise LogFileError(f"{source}: no such file, nor a game stored in {display_name(path)}") from exc
     finally:
         store.close()
 
 
-def _judge_file(path: Path, data_files: DataFiles = (), db: Optional[Path] = None,
+def _judge_file(path: Path, data_files: DataFiles = (), db: Optional[str] = None,
                 **kw: Any) -> Judgement:
     read, in_campaign = _read_source(path, db)
     j = judge(read, data=_data_of(read, data_files, path), **kw)
@@ -71,7 +71,7 @@ def _plays_campaigns(ruleset: Optional[str]) -> bool:
     return ruleset in ruleset_names() and get_ruleset(ruleset).campaign is not None
 
 
-def _stored_campaign_findings(path: Path, read: Any, db: Path) -> list[Finding]:
+def _stored_campaign_findings(path: Path, read: Any, db: str) -> list[Finding]:
     """A Risk Legacy game file naming a campaign that the store `db` keeps: its campaign findings
     as if it were stored now, after the campaign's stored games (nothing is written). [] when
     the store keeps no such campaign."""
@@ -80,11 +80,11 @@ def _stored_campaign_findings(path: Path, read: Any, db: Path) -> list[Finding]:
     if not isinstance(name, str):
         return []
     from ledger.campaign import CampaignError, audit_stored_campaign
-    from ledger.store import StoreError, open_store
+    from ledger.store import StoreError, display_name, open_store
     try:
         store = open_store(db, read_only=True, wait=float(os.environ.get("LEDGER_DB_WAIT", 10)))
     except StoreError as exc:
-        raise LogFileError(f"{db}: the store cannot be opened to check {path}'s campaign ({exc})") from exc
+        raise LogFileError(f"{display_name(db)}: the store cannot be opened to check {path}'s campaign ({exc})") from exc
     try:
         stored = store.game(read.events[0].game)
         if stored is not None and stored.head_hash == read.events[-1].hash:
@@ -110,7 +110,7 @@ def replay(
     turn: Optional[int] = typer.Option(None, "--turn", "-t", help="Only this turn of each round shown (as the headings number them); a turn the game (or --round) does not have exits 6."),
     player: Optional[str] = typer.Option(None, "--player", "-p", help="Only this player's events; a player the game does not have exits 6."),
     as_json: bool = JsonOpt,
-    db: Optional[Path] = DbOpt,
+    db: Optional[str] = DbOpt,
     html: Optional[Path] = typer.Option(None, "--html", help="Also write a picture of the game (HTML): the board on a map, turn by turn, and the race by round."),
     seat: Optional[str] = typer.Option(None, "--as", metavar="SEAT", help="The game as this player saw it at the time (face-down cards, secret bids, hidden missions and Scar cards of the others hidden until revealed); 'spectator' for a spectator."),
     data_files: DataFiles = (),
@@ -161,7 +161,7 @@ def replay(
         from replay.narrate import step_matches
         steps = [s for s in j.steps if step_matches(s, round_, turn, player)]
         _emit_json({"file": j.file, "game": j.game_id, "ruleset": j.ruleset, "version": j.ruleset_version,
-                    "data": j.data_digest, "players": j.players, "steps": steps_json(j, steps),
+                    "data": j.data_digest, "data_notes": list(j.data_notes), "players": j.players, "steps": steps_json(j, steps),
                     "result": j.result_dict(), "findings": findings_with_rulings(j),
                     "rulings": [r.as_dict() for r in j.rulings], "ruled": j.ruled})
     else:
@@ -186,7 +186,7 @@ def audit(
     files: list[Path] = typer.Argument(..., help="One or more game logs, or ids of games in the store."),
     strict: bool = typer.Option(False, "--strict", help="Stop at the first finding of each file."),
     as_json: bool = JsonOpt,
-    db: Optional[Path] = DbOpt,
+    db: Optional[str] = DbOpt,
     campaign: Optional[Path] = typer.Option(None, "--campaign", help="A Risk Legacy campaign file: also check that each game starts from the world the campaign stood at before it."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Worker processes judging files side by side (default: one per core when there are many files; 1: none). The output is the same either way."),
     data_files: DataFiles = (),
@@ -245,6 +245,8 @@ def audit(
                            f"accepted by a ruling)")
             elif not j.findings and not j.fatal:
                 typer.echo(f"{j.file}: clean ({plural(j.events, 'event')})")
+            for note in j.data_notes:
+                typer.echo(f"{j.file}: note: {note}")
     if prog:
         prog.stop()
     if as_json:
@@ -275,7 +277,7 @@ def _audit_summary(reports: list[dict]) -> list[str]:
                          for rule, n in sorted(by_rule.items(), key=lambda kv: (-kv[1], kv[0]))]
 
 
-def _judged_files(files: list[Path], db: Optional[Path], strict: bool,
+def _judged_files(files: list[Path], db: Optional[str], strict: bool,
                   campaign: Optional[Path], jobs: Optional[int], data_files: DataFiles) -> Any:
     """Each file's Judgement for audit, or the LogFileError it raised, in the order of `files`:
     judged in worker processes (ledger.parallel) when there are many files on disk and no
@@ -311,7 +313,7 @@ def _check_in_campaign(j: Judgement, path: Path, campaign_file: Path) -> None:
 def _audit_dict(j: Judgement) -> dict:
     return {"file": j.file, "game": j.game_id, "games": j.games_in_file if j.events else 0,
             "ruleset": j.ruleset, "version": j.ruleset_version,
-            "data": j.data_digest, "events": j.events, "clean": j.clean, "fatal": j.fatal,
+            "data": j.data_digest, "data_notes": list(j.data_notes), "events": j.events, "clean": j.clean, "fatal": j.fatal,
             "chain_ok": j.chain_ok, "findings": findings_with_rulings(j),
             "open_findings": len(j.open_findings), "ruled": j.ruled,
             "rulings": [r.as_dict() for r in j.rulings], "result": j.result_dict()}
@@ -323,7 +325,7 @@ def verify(
     file: Path = typer.Argument(..., help="A game log, or the id of a game in the store."),
     winner: Optional[str] = typer.Option(None, "--winner", help="The reported winner to check (default: the log's GameEnded); 'a,b' for a shared win, 'none' for no winner (an empty name is refused, exit 2)."),
     as_json: bool = JsonOpt,
-    db: Optional[Path] = DbOpt,
+    db: Optional[str] = DbOpt,
     data_files: DataFiles = (),
 ) -> None:
     """Is this log intact, legal, and does it end with the reported result?
@@ -353,6 +355,8 @@ def verify(
                                     else "VERIFIED" if v["verified"] else "NOT VERIFIED"))
         for check in v["checks"]:
             typer.echo(f"  [{'ok' if check['ok'] else 'FAIL'}] {check['name']}: {check['detail']}")
+        for note in j.data_notes:
+            typer.echo(f"  note: {note}")
         shown = j.findings[:10]
         for f in shown:
             typer.echo("    " + f.format())
@@ -477,3 +481,5 @@ from ledger import cli_split  # noqa: E402,F401
 from ledger import cli_tournament  # noqa: E402,F401
 from ledger import cli_serve  # noqa: E402,F401
 from ledger import cli_rule  # noqa: E402,F401
+from ledger import cli_migrate  # noqa: E402,F401
+from ledger import cli_data  # noqa: E402,F401

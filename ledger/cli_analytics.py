@@ -14,7 +14,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from engine.core.text import plural
 from ledger import exitcodes
 from ledger.cli_base import CsvOpt, JsonOpt, app, emit_csv, err, os_reason, print_table, write_problem
-from ledger.cli_store import DbOpt, _open
+from ledger.cli_store import DbOpt, _open, _shown
 
 TournamentOpt = typer.Option(None, "--tournament", "-T",
                              help="Only the games of this tournament (its id or name).")
@@ -25,17 +25,46 @@ IncludeBrokenOpt = typer.Option(
 
 out = Console(highlight=False, soft_wrap=True)
 
-def _tables(db: Path, tournament: Optional[str], include_broken: bool = False):
+LakeOpt = typer.Option(None, "--lake", help="Read a Parquet lake (the folder `ledger export --all "
+                       "--format parquet --out LAKE` writes) instead of the store.")
+
+
+def _source(ctx: typer.Context, db: str, lake: Optional[Path]) -> str:
+    """What the numbers are read from, as the output names it; --db and --lake together are a
+    usage error."""
+    if lake is None:
+        return _shown(db)
+    given = ctx.get_parameter_source("db")
+    if given is not None and given.name == "COMMANDLINE":
+        err.print("ledger: give --db or --lake, not both")
+        raise typer.Exit(exitcodes.USAGE)
+    return str(lake)
+
+
+def _tables(db: str, tournament: Optional[str], include_broken: bool = False,
+            lake: Optional[Path] = None):
+    from analytics.lake import LakeError, open_lake
     from analytics.load import UnknownTournament, load_tables
 
-    store = _open(db, read_only=True)
+    if lake is not None:
+        try:
+            source = open_lake(lake)
+        except LakeError as exc:
+            err.print(f"ledger: {exc}")
+            raise typer.Exit(exitcodes.UNREADABLE)
+    else:
+        source = _open(db, read_only=True)
     try:
-        return load_tables(store, tournament, include_broken).collect()
+        return load_tables(source, tournament, include_broken).collect()
     except UnknownTournament as exc:
-        err.print(f"ledger: {exc} ({db})")
+        err.print(f"ledger: {str(exc).replace('in the store', 'in the lake') if lake else exc} "
+                  f"({lake or _shown(db)})")
         raise typer.Exit(exitcodes.USAGE)
+    except LakeError as exc:
+        err.print(f"ledger: {exc}")
+        raise typer.Exit(exitcodes.UNREADABLE)
     finally:
-        store.close()
+        source.close()
 
 
 def _progress() -> Progress | None:
@@ -47,8 +76,10 @@ def _progress() -> Progress | None:
 
 @app.command()
 def dashboard(
+    ctx: typer.Context,
     out_path: Path = typer.Option(..., "--out", "-o", help="The HTML file to write."),
-    db: Path = DbOpt,
+    db: str = DbOpt,
+    lake: Optional[Path] = LakeOpt,
     tournament: Optional[str] = TournamentOpt,
     include_broken: bool = IncludeBrokenOpt,
 ) -> None:
@@ -64,12 +95,14 @@ def dashboard(
 
     The page embeds plotly.js and works offline. Games stored before the analytics tables
     existed (or, for Risk Legacy, before its tables) have no rows in them: `ledger recheck`
-    fills them.
+    fills them. --lake LAKE reads a Parquet lake instead of the store (the same page for the
+    same games).
 
-    Example: ledger dashboard --db ledger.duckdb --out report.html
+    Example: ledger dashboard --db ledger.duckdb --out report.html; ledger dashboard --lake lake/ --out report.html
     """
     from analytics.dashboard import dashboard_steps, write_dashboard
 
+    _source(ctx, db, lake)
     problem = write_problem(out_path)
     if problem is not None:
         err.print(f"ledger: cannot write {problem}")
@@ -85,7 +118,7 @@ def dashboard(
             bar.update(task, advance=1, description=label)
 
     try:
-        tables = _tables(db, tournament, include_broken)
+        tables = _tables(db, tournament, include_broken, lake)
         report = write_dashboard(tables, out_path, step=step)
     except OSError as exc:
         err.print(f"ledger: cannot write {out_path}: {os_reason(exc)}; {out_path} is unchanged")
@@ -102,7 +135,9 @@ def dashboard(
 
 @app.command()
 def stats(
-    db: Path = DbOpt,
+    ctx: typer.Context,
+    db: str = DbOpt,
+    lake: Optional[Path] = LakeOpt,
     tournament: Optional[str] = TournamentOpt,
     query: Optional[List[str]] = typer.Option(None, "--query", "-q",
                                               help="Only this named query (repeatable)."),
@@ -121,13 +156,16 @@ def stats(
 
     Each real game is counted once, and only when it is judged clean: games with findings
     (their own, or their campaign's) and copies of a game counted are left out (--left-out lists
-    them with why; --include-broken counts them too).
+    them with why; --include-broken counts them too). --lake LAKE reads a Parquet lake instead
+    of the store (`ledger export --all --format parquet --out LAKE`): the same numbers for the
+    same games, without opening the store.
 
-    Example: ledger stats --db ledger.duckdb --json --query win_rate_by_seat; ledger stats --csv -q luckiest_games > luck.csv
+    Example: ledger stats --db ledger.duckdb --json --query win_rate_by_seat; ledger stats --lake lake/ --csv -q luckiest_games > luck.csv
     """
     from analytics.dashboard import dashboard_stats, stats_json
     from analytics.queries import QUERIES
 
+    source = _source(ctx, db, lake)
     unknown = [name for name in query or [] if name not in QUERIES]
     if unknown:
         err.print(f"ledger: unknown query {', '.join(map(repr, unknown))}; the queries are: "
@@ -137,7 +175,7 @@ def stats(
         err.print(f"ledger: --csv writes one query: name it with --query (one of "
                   f"{', '.join(QUERIES)})")
         raise typer.Exit(exitcodes.USAGE)
-    tables = _tables(db, tournament, include_broken)
+    tables = _tables(db, tournament, include_broken, lake)
     if left_out:
         _print_left_out(tables, as_json)
         return
@@ -152,7 +190,7 @@ def stats(
     if not query and tables.legacy_games.select("game_id").head(1).collect().height:
         shown += _SHOWN_LEGACY
     numbers = dashboard_stats(tables, query or shown)
-    out.print(f"{tables.title} ({db})", markup=False)
+    out.print(f"{tables.title} ({source})", markup=False)
     if tables.selection.note():
         out.print(tables.selection.note(), markup=False)
     for name, rows in numbers["queries"].items():

@@ -30,7 +30,7 @@ app.add_typer(campaign_app, name="campaign")
 CampaignArg = typer.Argument(..., help="The campaign file (or its name: NAME.campaign.json), or "
                              "with --db the name of a campaign in the store.")
 DbOpt = typer.Option(None, "--db", envvar="LEDGER_DB",
-                     help="A store (DuckDB file): read the campaign NAME from its games there "
+                     help="A store (a DuckDB file or a postgresql:// URL): read the campaign NAME from its games there "
                           "(env LEDGER_DB).")
 
 
@@ -57,7 +57,7 @@ def _load(arg: str):
         raise typer.Exit(exitcodes.UNREADABLE)
 
 
-def _store_of(arg: str, db: Optional[Path]) -> Optional[Path]:
+def _store_of(arg: str, db: Optional[str]) -> Optional[str]:
     """The store to read campaign `arg` from, or None to read a campaign file. With --db, `arg`
     is a campaign of the store, unless the store knows no such campaign and `arg` (or
     NAME.campaign.json) is a file. Without it, a file (or a *.json name) is a campaign file, else
@@ -73,10 +73,10 @@ def _store_of(arg: str, db: Optional[Path]) -> Optional[Path]:
         return None
     if campaign_path(arg).is_file() or not Path("ledger.duckdb").is_file():
         return None
-    return Path("ledger.duckdb")
+    return "ledger.duckdb"
 
 
-def _store_knows(db: Path, name: str) -> bool:
+def _store_knows(db: str, name: str) -> bool:
     from ledger.store import StoreError, open_store
     try:
         with open_store(db, read_only=True) as store:
@@ -85,7 +85,7 @@ def _store_knows(db: Path, name: str) -> bool:
         return False
 
 
-def _with_store(db: Path, work):
+def _with_store(db: str, work):
     """Run `work(store)` on the store opened read-only; a campaign it does not know is exit 2."""
     from ledger.campaign import CampaignError
     from ledger.cli_store import _open
@@ -108,8 +108,8 @@ def new(
     stickers: Optional[str] = typer.Option(None, "--stickers", help="The 12 coin stickers: card=count, "
                                            "comma-separated, e.g. A1=2,A5=2,... (default: random, as the rulebook suggests)."),
     seed: int = typer.Option(0, "--seed", help="Seed of the coin flips and the random stickers."),
-    db: Optional[Path] = typer.Option(None, "--db", help="Create the campaign in this store (a "
-                                      "DuckDB file) instead of a file: its game 1 must then start "
+    db: Optional[str] = typer.Option(None, "--db", help="Create the campaign in this store (a "
+                                      "DuckDB file or a postgresql:// URL) instead of a file: its game 1 must then start "
                                       "from this world when it is ingested."),
     ruleset: Optional[str] = typer.Option(None, "--ruleset", help="The ruleset of the campaign "
                                           "(default: the one ruleset that plays campaigns)."),
@@ -163,7 +163,7 @@ def _campaign_hooks(ruleset: Optional[str]):
         raise typer.Exit(exitcodes.USAGE)
 
 
-def _create_in_store(db: Path, c) -> None:
+def _create_in_store(db: str, c) -> None:
     from ledger.cli_store import _open
     from ledger.store import StoreError
     hooks = _campaign_hooks(c.ruleset)
@@ -221,7 +221,7 @@ def add(
 
 
 @campaign_app.command("show")
-def show(campaign: str = CampaignArg, db: Optional[Path] = DbOpt, as_json: bool = JsonOpt) -> None:
+def show(campaign: str = CampaignArg, db: Optional[str] = DbOpt, as_json: bool = JsonOpt) -> None:
     """The campaign's history: who won what, what each game changed, the world now.
 
     From a store (--db): the games stored as games 1, 2, ... in a row, then any stored game not
@@ -252,7 +252,7 @@ def show(campaign: str = CampaignArg, db: Optional[Path] = DbOpt, as_json: bool 
 def audit(
     campaign: str = CampaignArg,
     extra: list[Path] = typer.Argument(None, help="Logs to check as the games that would come next."),
-    db: Optional[Path] = DbOpt,
+    db: Optional[str] = DbOpt,
     as_json: bool = JsonOpt,
 ) -> None:
     """Re-judge every game of the campaign in order: each game's findings, and whether it starts
@@ -292,7 +292,7 @@ def next_game(
     campaign: str = CampaignArg,
     players: str = typer.Option(..., "--players", help="Player ids in clockwise seat order, comma-separated."),
     game_id: Optional[str] = typer.Option(None, "--game", help="The new log's game id (default NAME-NN)."),
-    db: Optional[Path] = DbOpt,
+    db: Optional[str] = DbOpt,
 ) -> None:
     """Print the first line (GameStarted) of the campaign's next game log: the campaign, the game
     number and the world it starts from (with --db: after the games stored as 1, 2, ... in a row).

@@ -20,7 +20,7 @@ from ledger.cli_base import (CsvOpt, JsonOpt, _emit_json, app, emit_csv, err, os
                              print_table, write_problem)
 
 DbOpt = typer.Option("ledger.duckdb", "--db", envvar="LEDGER_DB",
-                     help="The store: a DuckDB file (env LEDGER_DB).")
+                     help="The store: a DuckDB file or a postgresql:// URL (env LEDGER_DB).")
 
 # How long a command waits for a database file another process is writing, before it gives up
 # (env LEDGER_DB_WAIT, in seconds).
@@ -29,11 +29,17 @@ BUSY_WAIT_SECONDS = 10.0
 out = Console(highlight=False, soft_wrap=True)
 
 
-def _open(db: Path, *, read_only: bool = False, must_exist: bool = False):
-    """The store at `db` (created when a writer opens a missing one, unless `must_exist`), or
-    a message and exit 2."""
-    from ledger.store import StoreError, open_store
-    if must_exist and not db.exists():
+def _shown(db: str) -> str:
+    """The store as it may be printed (a database URL without its password)."""
+    from ledger.store import display_name
+    return display_name(db)
+
+
+def _open(db: str, *, read_only: bool = False, must_exist: bool = False):
+    """The store at `db` (a file, created when a writer opens a missing one unless
+    `must_exist`; or a database URL), or a message and exit 2."""
+    from ledger.store import StoreError, open_store, store_missing
+    if must_exist and store_missing(db):
         err.print(f"ledger: {db}: no such file (no store at this path; ledger ingest creates one)")
         raise typer.Exit(exitcodes.UNREADABLE)
     try:
@@ -58,7 +64,7 @@ def _bar(total: int, label: str) -> Progress | None:
 @app.command()
 def ingest(
     paths: list[Path] = typer.Argument(..., help="Log files, or folders to search for *.jsonl."),
-    db: Path = DbOpt,
+    db: str = DbOpt,
     tournament: Optional[str] = typer.Option(None, "--tournament", "-T", help="File the new games under this tournament (created if need be); `ledger dashboard --tournament` shows it alone."),
     jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Worker processes that read and judge logs while the store writes (default: one per core from 4 cores up, else 1: none). The store ends up the same either way."),
     as_json: bool = JsonOpt,
@@ -100,16 +106,16 @@ def ingest(
             bar.stop()
         store.close()
     if as_json:
-        _emit_json({"db": str(db), **report.as_dict()})
+        _emit_json({"db": _shown(db), **report.as_dict()})
     else:
         _print_ingest(report, db)
     raise typer.Exit(exitcodes.FINDINGS if report.rejects else exitcodes.OK)
 
 
-def _print_ingest(report: Any, db: Path) -> None:
+def _print_ingest(report: Any, db: str) -> None:
     """The summary line, the counts, then every rejected file and every line not stored: the
     lists are as long as the counts say."""
-    out.print(report.summary(str(db)), markup=False)
+    out.print(report.summary(_shown(db)), markup=False)
     table = Table(show_header=True, header_style="bold")
     table.add_column("ingest")
     table.add_column("count", justify="right")
@@ -157,7 +163,7 @@ def _print_campaigns(report: Any) -> None:
 
 
 @app.command()
-def games(db: Path = DbOpt, as_json: bool = JsonOpt, as_csv: bool = CsvOpt) -> None:
+def games(db: str = DbOpt, as_json: bool = JsonOpt, as_csv: bool = CsvOpt) -> None:
     """List the stored games: date, players, the rules' winner, rounds, events, findings, and
     for Risk Legacy games their campaign and game number (and how they link, if not cleanly).
     Piped, the table is plain text with every id whole; --json and --csv are for scripts.
@@ -189,7 +195,7 @@ def games(db: Path = DbOpt, as_json: bool = JsonOpt, as_csv: bool = CsvOpt) -> N
                      if g["campaign"] else (None, None, None))] for g in listed])
         return
     if not rows:
-        out.print(f"no games in {db}", markup=False)
+        out.print(f"no games in {_shown(db)}", markup=False)
         return
     in_campaigns = any(g["campaign"] for g in listed)
     columns = [("game", "left"), ("date", "left"), ("players", "left"), ("winner", "left"),
@@ -236,18 +242,30 @@ def export(
     all_games: bool = typer.Option(False, "--all", help="Export every stored game."),
     fmt: ExportFormat = typer.Option(ExportFormat.jsonl, "--format", help="jsonl or parquet."),
     out_path: Path = typer.Option(..., "--out", "-o", help="A file (one game as JSONL) or a folder."),
-    db: Path = DbOpt,
+    db: str = DbOpt,
+    prune: bool = typer.Option(False, "--prune", help="Parquet lake: also remove the games the "
+                               "store no longer has (kept by default: a lake may gather several stores)."),
+    as_json: bool = JsonOpt,
 ) -> None:
-    """Export stored games: JSONL exactly as logged (byte for byte), or Parquet partitioned by
-    ruleset and date (ruleset=.../date=.../<game>.parquet) for DuckDB, Spark or Trino.
+    """Export stored games: JSONL exactly as logged (byte for byte), or a Parquet lake for
+    `ledger stats --lake`, `ledger dashboard --lake`, DuckDB, Spark or Trino.
 
     One game as JSONL goes to the file OUT (or OUT/<game>.jsonl when OUT is a folder); --all as
     JSONL writes OUT/<game>.jsonl per game. Exports are idempotent: every game has one file,
-    named after it, replaced whole, so exporting the same store twice gives the same files (a
-    lake, too). Exit 2 when the store cannot be read or OUT cannot be written (a full disk
-    leaves each file as it was).
+    named after it, replaced whole, so exporting the same store twice gives the same files.
 
-    Example: ledger export game42 --format jsonl --out game42.jsonl; ledger export --all --format parquet --out lake/
+    Parquet: OUT is a lake (docs/scale.md): the events, games, players, findings, campaign links
+    and analytics rows of the games, one folder per table, partitioned by ruleset and date
+    (OUT/events/ruleset=.../date=.../part-*.parquet), and OUT/_manifest.json listing every file.
+    The export is incremental: only the games new or changed since the last export into OUT (by
+    head hash, and by the judgement their rows come from) are written; a changed game's old rows
+    are replaced. New files are written first and the manifest replaced last, so a killed export
+    leaves the lake as it was. It reports the games new, changed, unchanged and removed (--prune).
+
+    Exit 2 when the store cannot be read or OUT cannot be written (a full disk leaves each file,
+    and the lake, as it was).
+
+    Example: ledger export game42 --format jsonl --out game42.jsonl; ledger export --all --format parquet --out lake/ --prune
     """
     from ledger.store import GameNotFound, StoreError
     from ledger.store.duckdb import export_file_stems
@@ -264,13 +282,15 @@ def export(
     if problem is not None:
         err.print(f"ledger: cannot write {problem}")
         raise typer.Exit(exitcodes.UNREADABLE)
+    if prune and (fmt is not ExportFormat.parquet or not all_games):
+        err.print("ledger: --prune applies to a Parquet lake of every game (--all --format parquet)")
+        raise typer.Exit(exitcodes.USAGE)
+    if fmt is ExportFormat.parquet:
+        _export_lake(db, out_path, None if all_games else game_id, prune, as_json)
+        return
     store = _open(db, read_only=True)
     try:
-        if fmt is ExportFormat.parquet:
-            store.export_parquet(out_path, None if all_games else game_id)
-            typer.echo(f"wrote {'every game' if all_games else game_id} as Parquet under "
-                       f"{out_path}/")
-        elif all_games:
+        if all_games:
             ids = [g.game_id for g in store.games()]
             names = export_file_stems(ids)
             for done, gid in enumerate(ids):
@@ -280,14 +300,20 @@ def export(
                     err.print(f"ledger: cannot write {out_path / names[gid]}.jsonl: "
                               f"{os_reason(exc)}; {done} of {plural(len(ids), 'game')} written")
                     raise typer.Exit(exitcodes.UNREADABLE)
-            typer.echo(f"wrote {plural(len(ids), 'game')} to {out_path}/")
+            if as_json:
+                _emit_json({"out": str(out_path), "games": len(ids)})
+            else:
+                typer.echo(f"wrote {plural(len(ids), 'game')} to {out_path}/")
         else:
             target = (out_path / f"{export_file_stems([game_id])[game_id]}.jsonl"
                       if out_path.is_dir() else out_path)
             store.export_jsonl(game_id, target)
-            typer.echo(f"wrote {game_id} to {target}")
+            if as_json:
+                _emit_json({"out": str(target), "games": 1})
+            else:
+                typer.echo(f"wrote {game_id} to {target}")
     except GameNotFound as exc:
-        err.print(f"ledger: {exc} ({db})")
+        err.print(f"ledger: {exc} ({_shown(db)})")
         raise typer.Exit(exitcodes.UNREADABLE)
     except StoreError as exc:
         err.print(f"ledger: {exc}")
@@ -300,7 +326,7 @@ def export(
 
 
 @app.command()
-def recheck(db: Path = DbOpt, as_json: bool = JsonOpt) -> None:
+def recheck(db: str = DbOpt, as_json: bool = JsonOpt) -> None:
     """Judge every stored game again with the current engine; list the games whose findings or
     result changed. Each game keeps the engine version it was last judged with.
 
@@ -326,7 +352,7 @@ def recheck(db: Path = DbOpt, as_json: bool = JsonOpt) -> None:
     finally:
         store.close()
     if as_json:
-        _emit_json({"db": str(db), "games": total, "changed": [c.as_dict() for c in changes]})
+        _emit_json({"db": _shown(db), "games": total, "changed": [c.as_dict() for c in changes]})
         return
     for change in changes:
         out.print(change.format(), markup=False)
@@ -335,7 +361,7 @@ def recheck(db: Path = DbOpt, as_json: bool = JsonOpt) -> None:
 
 
 @app.command("check-db")
-def check_db(db: Path = DbOpt, as_json: bool = JsonOpt) -> None:
+def check_db(db: str = DbOpt, as_json: bool = JsonOpt) -> None:
     """Check the store's integrity: every game's events contiguous from seq 0, each line matching
     its hash, chain links valid, heads and counts matching the games table. Exit 0 or 1.
 
@@ -347,13 +373,59 @@ def check_db(db: Path = DbOpt, as_json: bool = JsonOpt) -> None:
     finally:
         store.close()
     if as_json:
-        _emit_json({"db": str(db), "ok": report.ok, "games": report.games,
+        _emit_json({"db": _shown(db), "ok": report.ok, "games": report.games,
                     "events": report.events, "problems": report.problems})
     elif report.ok:
-        out.print(f"{db}: ok — {plural(report.games, 'game')}, {plural(report.events, 'event')}, "
+        out.print(f"{_shown(db)}: ok — {plural(report.games, 'game')}, {plural(report.events, 'event')}, "
                   f"every chain intact", markup=False)
     else:
         for problem in report.problems:
-            out.print(f"{db}: {problem}", markup=False)
-        out.print(f"{db}: {len(report.problems)} problem(s)")
+            out.print(f"{_shown(db)}: {problem}", markup=False)
+        out.print(f"{_shown(db)}: {len(report.problems)} problem(s)")
     raise typer.Exit(exitcodes.OK if report.ok else exitcodes.FINDINGS)
+
+
+def _export_lake(db: str, lake: Path, game_id: Optional[str], prune: bool, as_json: bool) -> None:
+    """`ledger export --format parquet`: the lake brought up to date (ledger.lake)."""
+    from analytics.lake import LakeError
+    from ledger.lake import export_lake
+    from ledger.store import GameNotFound, StoreError
+
+    store = _open(db, read_only=True)
+    bar: list[Any] = []
+
+    def progress(done: int, total: int) -> None:
+        if not bar:
+            made = _bar(total, "exporting")
+            bar.append(made)
+            if made is not None:
+                made.start()
+                made.add_task("export", total=total)
+        if bar[0] is not None:
+            bar[0].update(bar[0].task_ids[0], completed=done)
+
+    try:
+        report = export_lake(store, lake, game_id=game_id, prune=prune, on_progress=progress)
+    except GameNotFound as exc:
+        err.print(f"ledger: {exc} ({db})")
+        raise typer.Exit(exitcodes.UNREADABLE)
+    except (StoreError, LakeError) as exc:
+        err.print(f"ledger: {exc}")
+        raise typer.Exit(exitcodes.UNREADABLE)
+    except OSError as exc:
+        err.print(f"ledger: cannot write the lake {lake}: {exc.filename or ''}"
+                  f"{': ' if exc.filename else ''}{os_reason(exc)}; the lake is as it was")
+        raise typer.Exit(exitcodes.UNREADABLE)
+    finally:
+        if bar and bar[0] is not None:
+            bar[0].stop()
+        store.close()
+    if as_json:
+        _emit_json({"db": str(db), **report.as_dict()})
+    else:
+        out.print(report.summary(), markup=False)
+        if report.rebuilt:
+            out.print(f"written afresh: {report.rebuilt}", markup=False)
+        if report.repaired:
+            out.print(f"{plural(report.repaired, 'game')} written again: files of the lake "
+                      f"listed in its manifest were missing", markup=False)

@@ -29,7 +29,7 @@ app.add_typer(tournament_app, name="tournament")
 LogsArg = typer.Argument(None, help="Game logs: files, or folders (every *.jsonl under them), to "
                          "find each table's log in by the log column or by its players.")
 DbOpt = typer.Option(None, "--db", envvar="LEDGER_DB",
-                     help="A store (DuckDB file) whose games a line may name by id, or be matched "
+                     help="A store (a DuckDB file or a postgresql:// URL) whose games a line may name by id, or be matched "
                           "with by its players (env LEDGER_DB).")
 TournamentOpt = typer.Option(None, "--tournament", "-T",
                              help="With --db: only the store's games of this tournament (as "
@@ -43,12 +43,12 @@ def _say(message: str) -> None:
 
 
 @contextmanager
-def _store(db: Optional[Path]) -> Iterator[Any]:
+def _store(db: Optional[str]) -> Iterator[Any]:
     if db is None:
         yield None
         return
-    from ledger.store import StoreError, open_store
-    if not db.is_file():
+    from ledger.store import StoreError, is_database_url, open_store
+    if not is_database_url(db) and not Path(db).is_file():
         _say(f"ledger: --db {db}: no such store")
         raise typer.Exit(exitcodes.UNREADABLE)
     try:
@@ -70,7 +70,7 @@ def check(
                                  "(';' for a shared win, empty for no result); optional log, "
                                  "ruleset and score columns (e.g. crowns, red_stars)."),
     logs: Optional[list[Path]] = LogsArg,
-    db: Optional[Path] = DbOpt,
+    db: Optional[str] = DbOpt,
     tournament: Optional[str] = TournamentOpt,
     scoring: Optional[Path] = typer.Option(None, "--scoring", help="The event's scoring (TOML or "
                                            "JSON): points for a win, a shared win, a loss, points "
@@ -146,7 +146,7 @@ def recheck(
     report_file: Path = typer.Argument(..., help="A report written by `ledger tournament check "
                                        "--json`."),
     logs: Optional[list[Path]] = LogsArg,
-    db: Optional[Path] = DbOpt,
+    db: Optional[str] = DbOpt,
     tournament: Optional[str] = TournamentOpt,
     as_json: bool = JsonOpt,
     data_files: DataFiles = (),

@@ -9,6 +9,7 @@ CHAIN = 4       # the hash chain is broken or absent (edited, inserted, deleted,
 RESULT = 5      # the declared result is not the one the rules give (or the game is not over)
 NO_SUCH = 6     # `replay`: a filter names what the game does not have (no such round, turn or player);
                 # `rule`: a ruling on a seq the game does not have
+INVALID_DATA = 7  # `data check`: a data file (board, cards) is readable but wrong (every problem listed)
 
 from replay.logfile import CHAIN_BREAKING_RULES
 

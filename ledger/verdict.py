@@ -100,7 +100,7 @@ def verdict(j: Judgement, winner: str | None = None) -> dict:
             "status": "ruled" if ruled else "verified" if code == exitcodes.OK else "not verified",
             "ruled": ruled,
             "ruleset": j.ruleset, "ruleset_version": j.ruleset_version, "data": j.data_digest,
-            "chain_head": j.head,
+            "data_notes": list(j.data_notes), "chain_head": j.head,
             "checks": checks, "result": j.result_dict(), "declared_winner": declared,
             "events": j.events, "findings": findings_with_rulings(j),
             "rulings": [r.as_dict() for r in j.rulings]}

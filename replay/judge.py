@@ -81,6 +81,7 @@ class Judgement:
     final_state: Any = field(default=None, repr=False)
     start_view: dict | None = None
     games_in_file: int = 1                # > 1: games were concatenated (LOG-MANY-GAMES)
+    data_notes: tuple[str, ...] = ()      # what the data judged with is (an invented example...)
     rulings: list[Ruling] = field(default_factory=list)   # the rulings that stand, in log order
 
     @property
@@ -233,6 +234,7 @@ class Judge:
             return j
         data = self.data = rs.default_data() if self.data is None else self.data
         j.ruleset, j.ruleset_version, j.data_digest = rs.name, rs.version, rs.data_digest(data)
+        j.data_notes = tuple(rs.data_notes(data))
         j.players = [p.id for p in start.players]
         start_problems = rs.check_start(start, data)
         for v in start_problems:

@@ -97,6 +97,7 @@ def narrate(j: Judgement, *, round_: int | None = None, turn: int | None = None,
     if j.data_digest:
         out.append("  judged with " + " ".join(part[:part.index(":") + 13] + "…" if ":" in part else part
                                            for part in j.data_digest.split()))
+    out.extend(f"  note: {note}" for note in j.data_notes)
     if j.players:
         out.append(f"  players, clockwise: {', '.join(j.players)}")
     voice = _Voice(_ruleset_of(j))

@@ -1,26 +1,27 @@
-"""What the tests of `ledger serve` against a real server share: the server in a thread (uvicorn
-on 127.0.0.1, a free port), clients that post a bot game's events with the right tokens, and a
-reader of the stream that stops where it is told, and the racing client of the race test (a
-spawned process imports this module only).
+"""What the service tests share: a real uvicorn server on a random loopback port, an httpx client
+with TestClient's calling convention, a spectator following the stream, a log replayed through
+the API, and seat clients whose bots choose their moves live from `GET /games/{id}/legal`.
 
-    with served(app) as base:                       # "http://127.0.0.1:PORT"
-        client = HttpClient(base)
-        post_log(client, created, log, upto=40)     # the log's events before seq 40
-        events = read_stream(base, game_id, until=39, token=...)
+Everything a client does here goes through HTTP; only the rulesets' records (for their bots and
+their event types) are read in process, as a client program would import them.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import socket
 import threading
 import time
-from typing import Any, Iterator
+from contextlib import contextmanager
+from typing import Iterator
 
 import httpx
 
-CHANCE = ("DiceRolled", "TilesDrawn")
+from engine.core.ruleset import get_ruleset
+
+
+def auth(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
 
 
 def free_port() -> int:
@@ -29,125 +30,208 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@contextlib.contextmanager
-def served(app: Any) -> Iterator[str]:
-    """`app` served by uvicorn in a thread on 127.0.0.1 (a free port) until the block ends."""
+class HttpClient:
+    """httpx against the real server, with TestClient's calling convention."""
+
+    def __init__(self, base: str):
+        self.base = base
+        self.c = httpx.Client(base_url=base, timeout=60)
+
+    def get(self, url, **kw):
+        return self.c.get(url, **kw)
+
+    def post(self, url, **kw):
+        return self.c.post(url, **kw)
+
+    def close(self) -> None:
+        self.c.close()
+
+
+@contextmanager
+def served(app) -> Iterator[HttpClient]:
+    """`app` served by uvicorn on 127.0.0.1 (a random free port) in a thread, for the block."""
     import uvicorn
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=free_port(),
-                                           log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=free_port(), log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        if time.monotonic() > deadline or not thread.is_alive():
-            raise RuntimeError("the server did not start")
-        time.sleep(0.02)
+    for _ in range(400):
+        if server.started:
+            break
+        time.sleep(0.025)
+    assert server.started, "uvicorn did not start"
     port = server.servers[0].sockets[0].getsockname()[1]
+    client = HttpClient(f"http://127.0.0.1:{port}")
     try:
-        yield f"http://127.0.0.1:{port}"
+        yield client
     finally:
+        client.close()
         server.should_exit = True
         thread.join(10)
 
 
-class HttpClient:
-    """httpx against a real server, called like starlette's TestClient."""
+class Spectator(threading.Thread):
+    """Follows a game's stream with no token until `event: end`; drops the connection once after
+    `drop_after` events and resumes with Last-Event-ID. `events`: what it was sent, in order."""
 
-    def __init__(self, base: str):
-        self.c = httpx.Client(base_url=base, timeout=30)
+    def __init__(self, base: str, game: str, drop_after: int = 40):
+        super().__init__(daemon=True)
+        self.base, self.game, self.drop_after = base, game, drop_after
+        self.events: list[dict] = []
+        self.reconnects = 0
 
-    def get(self, url: str, **kw: Any) -> httpx.Response:
-        return self.c.get(url, **kw)
-
-    def post(self, url: str, **kw: Any) -> httpx.Response:
-        return self.c.post(url, **kw)
-
-
-def auth(token: str | None) -> dict:
-    return {} if token is None else {"Authorization": f"Bearer {token}"}
-
-
-def is_chance(e: dict) -> bool:
-    """Is the logged event one the server makes with seeded dice (asked for with an empty
-    payload)?"""
-    return e["type"] in CHANCE or (e["type"] == "CardRevealed" and "dice" in e["payload"])
-
-
-def post_event(client: Any, game: str, created: dict, e: dict) -> httpx.Response | None:
-    """Post the logged event `e` at its seq with its seat's token (the organizer's for chance
-    and claims; dice asked for with an empty payload, rerolls without their rolls). None when
-    the server has stored that seq already (dice no one decides, the seed's reveal)."""
-    seats, org = created["seats"], created["organizer"]
-    if client.get(f"/games/{game}/state").json()["next_seq"] > e["seq"] or e["type"] == "SeedRevealed":
-        return None
-    chance = is_chance(e)
-    payload = {} if chance else {k: v for k, v in e["payload"].items()
-                                 if not (e["type"] == "DiceRerolled" and k == "rolls")}
-    who = seats[e["actor"]] if e["actor"] in seats and not chance else org
-    return client.post(f"/games/{game}/events", headers=auth(who),
-                       json={"expected_seq": e["seq"], "type": e["type"], "actor": e["actor"],
-                             "payload": payload})
+    def run(self) -> None:
+        last = None
+        while True:
+            headers = {} if last is None else {"Last-Event-ID": str(last)}
+            with httpx.stream("GET", f"{self.base}/games/{self.game}/stream", headers=headers,
+                              timeout=120) as r:
+                kind = None
+                for line in r.iter_lines():
+                    if line.startswith("event: "):
+                        kind = line[7:]
+                    elif line.startswith("data: ") and kind == "event":
+                        self.events.append(json.loads(line[6:]))
+                        last = self.events[-1]["seq"]
+                        if len(self.events) == self.drop_after:
+                            self.reconnects += 1
+                            break           # drop the connection once, resume after it
+                    elif line.startswith("data: ") and kind == "end":
+                        return
 
 
-def post_log(client: Any, game: str, created: dict, log: list[dict], upto: int) -> None:
-    """Post the log's events from the server's next seq up to seq `upto` (exclusive)."""
+def export_of(tmp_path, db, game: str) -> list[dict]:
+    """`ledger export GAME` of the stored game, as envelopes (and `ledger verify` passes)."""
+    from typer.testing import CliRunner
+    from ledger.cli import app as cli
+    runner = CliRunner()
+    r = runner.invoke(cli, ["verify", game, "--db", str(db)])
+    assert r.exit_code == 0, r.output
+    out = tmp_path / f"{game}.export.jsonl"
+    r = runner.invoke(cli, ["export", game, "--db", str(db), "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    return [json.loads(line) for line in out.read_text().splitlines()]
+
+
+# --- a log replayed through the API ---------------------------------------------------------------
+
+def is_europe_chance(e: dict) -> bool:
+    """A Risk Europe event the server makes with seeded dice (asked for with an empty payload)."""
+    return e["type"] in ("DiceRolled", "TilesDrawn") or (e["type"] == "CardRevealed" and "dice" in e["payload"])
+
+
+def replay(client, created: dict, log: list[dict], upto: int | None = None) -> list[int]:
+    """Post the events of `log` (a Risk Europe bot log whose seed the server was given) up to seq
+    `upto` (exclusive; default all): each decision with its seat's token (a Mercenary Army's with
+    its controller's, the organizer's for claims), the dice asked for with empty payloads; the
+    server's own events are skipped. The seqs posted."""
+    gid, seats, org = created["game"], created["seats"], created["organizer"]
+    seed_event = get_ruleset("risk-europe").seed_event
+    posted = []
     for e in log[1:upto]:
-        r = post_event(client, game, created, e)
-        assert r is None or r.status_code == 200, (e, r.text)
+        i = e["seq"]
+        if client.get(f"/games/{gid}/state").json()["next_seq"] > i or e["type"] == seed_event:
+            continue
+        chance = is_europe_chance(e)
+        payload = {} if chance else {k: v for k, v in e["payload"].items()
+                                     if not (e["type"] == "DiceRerolled" and k == "rolls")}
+        who = org if chance or e["actor"] is None else seats.get(e["actor"]) or seats[controller(client, gid, e["actor"])]
+        post(client, gid, who, i, e["type"], e["actor"], payload)
+        posted.append(i)
+    return posted
 
 
-def read_stream(base: str, game: str, *, until: int, token: str | None = None,
-                since: int = 0, timeout: float = 30) -> list[dict]:
-    """The stream's events from `since` until the one at seq `until` (then the connection is
-    dropped), or until `event: end`; the raw `data:` of each as parsed JSON, with the `id:` line
-    checked against its seq."""
-    out: list[dict] = []
-    with httpx.stream("GET", f"{base}/games/{game}/stream", params={"since": since},
-                      headers=auth(token), timeout=timeout) as r:
-        assert r.status_code == 200, r.read()
-        kind, ident = None, None
-        for line in r.iter_lines():
-            if line.startswith("id: "):
-                ident = int(line[4:])
-            elif line.startswith("event: "):
-                kind = line[7:]
-            elif line.startswith("data: "):
-                if kind == "end":
-                    return out
-                event = json.loads(line[6:])
-                assert event["seq"] == ident
-                out.append(event)
-                if event["seq"] >= until:
-                    return out
-    return out
+def controller(client, gid: str, army: str) -> str:
+    """The player who plays a Mercenary Army now (the public view says)."""
+    return client.get(f"/games/{gid}/state").json()["view"]["players"][army]["controller"]
 
 
-def racer(base: str, game: str, token: str, index: int, count: int, start, results) -> None:
-    """One client process of tests/test_service_race.py (here, so that a spawned process
-    imports little): `count` events of `game` marked (index, k), each appended at the seq it
-    expects, retried at the head a 409 gives. Puts {"won": [[seq, mark]], "lost": [[expected,
-    code, head]], "other": [...]} on `results`."""
-    won, lost, other = [], [], []
-    with httpx.Client(base_url=base, timeout=60) as client:
-        expected = client.get(f"/games/{game}/state").json()["next_seq"]
-        start.wait()
-        for k in range(count):
-            mark = f"client-{index}-event-{k}"
-            while True:
-                r = client.post(f"/games/{game}/events", headers={"Authorization": f"Bearer {token}"},
-                                json={"expected_seq": expected, "type": "BidPlaced",
-                                      "actor": ("blue", "orange", "red", "green")[index % 4],
-                                      "payload": {"commitment": mark}})
-                if r.status_code == 200:
-                    head = r.json()["head"]
-                    won.append([head["seq"], mark])
-                    expected = head["next_seq"]
-                    break
-                body = r.json()
-                if r.status_code == 409:
-                    lost.append([expected, body.get("code"), body.get("head")])
-                    expected = body["head"]["next_seq"]
-                    continue
-                other.append([r.status_code, body])
+def post(client, gid: str, token: str, seq: int, type_: str, actor: str | None, payload: dict,
+         status: int = 200) -> dict:
+    r = client.post(f"/games/{gid}/events", headers=auth(token),
+                    json={"expected_seq": seq, "type": type_, "actor": actor, "payload": payload})
+    assert r.status_code == status, (seq, type_, actor, r.text)
+    return r.json()
+
+
+# --- seat clients whose bots choose live from /legal ----------------------------------------------
+
+class SeatClient:
+    """One seat at the table: its token, the log as it reads it (refreshed from the first event
+    it was shown redacted, since a secret revealed later changes that event), and a bot per actor
+    it plays (itself, a Mercenary Army it controls), from the ruleset's `bot` hook."""
+
+    def __init__(self, http, game: str, seat: str, token: str, ruleset: str, seed: str):
+        self.http, self.game, self.seat, self.token = http, game, seat, token
+        self.rs = get_ruleset(ruleset)
+        self.seed = seed
+        self.log: list[dict] = []
+        self.bots: dict[str, object] = {}
+        self.posted = 0
+
+    def refresh(self) -> list[dict]:
+        k = next((i for i, e in enumerate(self.log) if e.get("hash") is None), len(self.log))
+        r = self.http.get(f"/games/{self.game}/events", params={"since": k}, headers=auth(self.token))
+        assert r.status_code == 200, r.text
+        self.log[k:] = r.json()["events"]
+        return self.log
+
+    def act(self, actor: str) -> bool:
+        """Let `actor`'s bot choose one of its legal moves and post it; False when it has none to
+        make (no move for it, or it lets the moment pass)."""
+        r = self.http.get(f"/games/{self.game}/legal", headers=auth(self.token))
+        assert r.status_code == 200, r.text
+        legal = r.json()
+        moves = [m for m in legal["moves"] if m["actor"] == actor]
+        if not moves:
+            return False
+        bot = self.bots.get(actor)
+        if bot is None:
+            bot = self.bots[actor] = self.rs.bot(actor, f"{self.seed}:{actor}")
+        pick = bot.choose(self.refresh(), moves)
+        if pick is None:
+            return False
+        assert pick in moves, pick
+        post(self.http, self.game, self.token, legal["next_seq"], pick["type"], pick["actor"], pick["payload"])
+        self.posted += 1
+        return True
+
+
+def play_live(http, created: dict, claim, seed: str = "live", max_events: int = 20_000,
+              watch=None, until=None) -> dict[str, SeatClient]:
+    """Seat clients play the game `created` to its end, each bot choosing from its own legal
+    moves; the server makes the chance, the organizer claims the result when the rules give one
+    (`claim(result)`: the result event's payload), and the server reveals the seed. `watch(state)`
+    is called with the public state before each decision; `until(state)` true stops the play
+    there. The seats' clients, their logs read at the end."""
+    gid, org = created["game"], created["organizer"]
+    ruleset = created["ruleset"]
+    rs = get_ruleset(ruleset)
+    seats = {p: SeatClient(http, gid, p, tok, ruleset, seed) for p, tok in created["seats"].items()}
+    claimed = False
+    while True:
+        state = http.get(f"/games/{gid}/state").json()
+        assert state["next_seq"] < max_events, "the game did not end"
+        actors = state["actors"]
+        if not actors:
+            events = http.get(f"/games/{gid}/events", params={"since": state["next_seq"] - 1}).json()
+            if events["events"][-1]["type"] == rs.seed_event:
                 break
-    results.put({"index": index, "won": won, "lost": lost, "other": other})
+            assert state["over"] and not claimed, f"the game waits for no one at {state['next_seq']}"
+            post(http, gid, org, state["next_seq"], rs.result_event, None, claim(state["result"]))
+            claimed = True
+            continue
+        if watch is not None:
+            watch(state)
+        if until is not None and until(state):
+            break
+        acted = False
+        for actor in actors:
+            order = [seats[actor]] if actor in seats else list(seats.values())
+            if any(c.act(actor) for c in order):
+                acted = True
+                break
+        assert acted, f"no one acts for {actors} at {state['next_seq']}"
+    for c in seats.values():
+        c.log = []
+        c.refresh()
+    return seats

@@ -31,7 +31,8 @@ def test_the_import_contracts_hold():
     assert "0 broken" in run.stdout, run.stdout[-2000:]
 
 
-GAME_NAMES = re.compile(r"risk_europe|risk_legacy|risk-europe|risk-legacy|\bRE-[A-Z]|\bRL-[A-Z]")
+GAME_NAMES = re.compile(r"risk_europe|risk_legacy|warrior_knights|risk-europe|risk-legacy|"
+                        r"warrior-knights|\bRE-[A-Z]|\bRL-[A-Z]|\bWK-[A-Z]")
 
 
 def _code_lines(path: Path):

@@ -87,12 +87,12 @@ def test_rules_lists_every_ruleset_under_its_title_and_narrows_to_one():
     only = run("rules", "--ruleset", "risk-legacy")
     assert "RL-START-PLAYERS" in only.output and "RE-" not in only.output and "Risk Europe" not in only.output
     rows = json.loads(run("rules", "--json").output)
-    assert {x["ruleset"] for x in rows} == {"risk-europe", "risk-legacy"}
+    assert {x["ruleset"] for x in rows} == {"risk-europe", "risk-legacy", "warrior-knights"}
     assert all(x["title"] and x["id"] and x["section"] and x["text"] for x in rows)
     narrowed = json.loads(run("rules", "--ruleset", "risk-europe", "--json").output)
     assert narrowed == [x for x in rows if x["ruleset"] == "risk-europe"]
     bad = run("rules", "--ruleset", "nope")
-    assert bad.exit_code == 2 and "the rulesets are risk-europe, risk-legacy" in said(bad)
+    assert bad.exit_code == 2 and "the rulesets are risk-europe, risk-legacy, warrior-knights" in said(bad)
     help_ = said(run("rules", "--help"))
     assert "--ruleset" in help_ and "Only this ruleset's rules" in help_ and "Example: ledger rules" in help_
 

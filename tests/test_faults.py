@@ -63,25 +63,35 @@ def test_exporting_parquet_twice_gives_the_same_lake(db, tmp_path):
     lake = tmp_path / "lake"
     assert run("export", "--all", "--format", "parquet", "--out", lake, "--db", db).exit_code == 0
     first = _lake(lake)
-    assert run("export", "--all", "--format", "parquet", "--out", lake, "--db", db).exit_code == 0
+    r = run("export", "--all", "--format", "parquet", "--out", lake, "--db", db)
+    assert r.exit_code == 0 and "0 new, 0 changed, 3 unchanged" in r.output
+    assert "the lake was up to date" in r.output
     assert _lake(lake) == first
-    assert first == {f"ruleset=risk-europe/date=2026-03-14/g00{i}.parquet": 195 for i in range(3)}
+    group = "ruleset=risk-europe/date=2026-03-14/part-000001-0001.parquet"
+    assert first[f"events/{group}"] == 3 * 195 and first[f"games/{group}"] == 3
     rows = duckdb.sql(f"SELECT count(*), count(DISTINCT game_id) FROM "
-                      f"read_parquet('{lake}/**/*.parquet', hive_partitioning = true)").fetchall()[0]
+                      f"read_parquet('{lake}/events/**/*.parquet', hive_partitioning = true)"
+                      ).fetchall()[0]
     assert rows == (3 * 195, 3)
-    # one game exported alone lands in the file --all writes for it
+    # one game exported alone: already in the lake, nothing is written
     assert run("export", "g001", "--format", "parquet", "--out", lake, "--db", db).exit_code == 0
     assert _lake(lake) == first and not leftovers(lake)
 
 
-def test_a_lake_of_the_former_naming_is_cleaned_of_its_duplicate_files(db, tmp_path):
+def test_a_lake_of_the_former_naming_is_replaced(db, tmp_path):
+    """Exports before the manifest wrote events alone, ruleset=R/date=D/<game>.parquet at the top
+    of the folder (earlier still, events_<uuid>.parquet): a glob would count them twice."""
     lake = tmp_path / "lake"
-    run("export", "--all", "--format", "parquet", "--out", lake, "--db", db)
     folder = lake / "ruleset=risk-europe" / "date=2026-03-14"
-    (folder / "g000.parquet").rename(folder / "events_0b8c1d9e.parquet")   # as exports were named
-    run("export", "--all", "--format", "parquet", "--out", lake, "--db", db)
-    assert sorted(p.name for p in folder.iterdir()) == ["g000.parquet", "g001.parquet",
-                                                        "g002.parquet"]
+    folder.mkdir(parents=True)
+    for name in ("g000", "events_0b8c1d9e"):
+        duckdb.sql(f"COPY (SELECT 'g000' AS game_id, 0 AS seq) TO '{folder / name}.parquet' "
+                   f"(FORMAT parquet)")
+    r = run("export", "--all", "--format", "parquet", "--out", lake, "--db", db)
+    assert r.exit_code == 0, r.output
+    assert not (lake / "ruleset=risk-europe").exists()
+    assert duckdb.sql(f"SELECT count(*) FROM read_parquet('{lake}/events/**/*.parquet')"
+                      ).fetchall() == [(3 * 195,)]
 
 
 def test_exporting_jsonl_twice_gives_the_same_files(db, tmp_path):
@@ -150,17 +160,22 @@ def test_a_full_disk_during_a_parquet_export_leaves_the_lake_as_it_was(db, tmp_p
                                                                          monkeypatch):
     lake = tmp_path / "lake"
     run("export", "--all", "--format", "parquet", "--out", lake, "--db", db)
-    before = {p: p.read_bytes() for p in lake.rglob("*.parquet")}
-    real = DuckDBStore._copy_parquet
+    before = {p: p.read_bytes() for p in lake.rglob("*") if p.is_file()}
+    write_games(tmp_path / "more", 2, prefix="h")                 # two new games to write
+    assert run("ingest", tmp_path / "more", "--db", db).exit_code == 0
+    real, calls = logfile.os.fsync, []
 
-    def fills_up(self, temp, stems):
-        real(self, temp, stems)                                    # some files are written ...
-        raise duckdb.IOException("Could not write file: No space left on device")  # ... then no
-    monkeypatch.setattr(DuckDBStore, "_copy_parquet", fills_up)
+    def fills_up(fd):                       # some files are written ... then no more
+        calls.append(fd)
+        if len(calls) > 3:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real(fd)
+    monkeypatch.setattr(logfile.os, "fsync", fills_up)
     r = run("export", "--all", "--format", "parquet", "--out", lake, "--db", db)
     assert r.exit_code == exitcodes.UNREADABLE, r.output
-    assert "the disk is full" in r.output and "Traceback" not in r.output
-    assert {p: p.read_bytes() for p in lake.rglob("*.parquet")} == before
+    assert "the disk is full" in r.output and "the lake is as it was" in r.output
+    assert "Traceback" not in r.output
+    assert {p: p.read_bytes() for p in lake.rglob("*") if p.is_file()} == before
     assert leftovers(lake) == []
 
 

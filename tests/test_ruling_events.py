@@ -533,7 +533,7 @@ def test_a_ruling_after_a_served_game_ended(tmp_path):
     from engine.risk_europe.sim import simulate_game
     from tests.test_service import SIM_GAME, auth, make_client, new_game, play_log
     from tests.test_views import open_europe
-    log = open_europe(simulate_game(3, SIM_GAME))
+    log = open_europe(simulate_game(3, SIM_GAME, live=True))   # turns ended by their players
     client = make_client(tmp_path, log)
     created = new_game(client)
     play_log(client, created, log)

@@ -27,9 +27,10 @@ SIM_SEED, SIM_GAME = 3, "svc-3"
 @pytest.fixture(scope="module")
 def sim_log() -> list[dict]:
     """A bot game with its secrets in clear (bids as amounts, cards as ids): what seat clients
-    that trust the server with their secrets send."""
+    that trust the server with their secrets send; logged as a live table does (each turn
+    ended by its player: the game waits for them until then)."""
     from engine.risk_europe.sim import simulate_game
-    return open_europe(simulate_game(SIM_SEED, SIM_GAME))
+    return open_europe(simulate_game(SIM_SEED, SIM_GAME, live=True))
 
 
 def _seed_of(log):

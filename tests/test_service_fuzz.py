@@ -36,7 +36,7 @@ from schemathesis.checks import not_a_server_error
 
 from engine.core.ruleset import get_ruleset
 from ledger.service import create_app
-from tests.service_support import auth, post_log
+from tests.service_clients import auth, post_log
 from tests.test_views import open_europe
 
 PLAYERS = ["blue", "orange", "red", "green"]

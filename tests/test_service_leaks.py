@@ -31,7 +31,7 @@ import pytest
 from engine.core import views as V
 from engine.core.ruleset import get_ruleset
 from ledger.service import create_app
-from tests.service_support import auth, is_chance, post_log, served
+from tests.service_clients import auth, is_chance, post_log, served_at
 from tests.test_views import game_of_text, in_payload, in_view, open_europe, text_of
 
 GAME, VARIANT, PLAYERS = "leak", "basic+missions", ["blue", "orange", "red", "green"]
@@ -54,7 +54,7 @@ def table(tmp_path, log: list[dict], name: str = "svc"):
     answered, an httpx client)."""
     seed = log[-1]["payload"]["seed"]
     app = create_app(tmp_path / f"{name}.duckdb", seed_for=lambda _g: seed, poll_seconds=0.01)
-    with served(app) as base, httpx.Client(base_url=base, timeout=60) as client:
+    with served_at(app) as base, httpx.Client(base_url=base, timeout=60) as client:
         r = client.post("/games", json={"ruleset": "risk-europe", "players": PLAYERS,
                                         "variant": VARIANT, "game_id": GAME})
         assert r.status_code == 201, r.text

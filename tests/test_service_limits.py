@@ -15,7 +15,7 @@ from ledger.cli import app as cli
 from ledger.service import create_app
 from ledger.service.app import MAX_BODY
 from ledger.service.guards import AppendRate, Rate
-from tests.service_support import auth, served
+from tests.service_clients import auth, served_at
 
 PLAYERS = ["blue", "orange", "red", "green"]
 
@@ -67,7 +67,7 @@ def test_a_body_over_the_limit_is_refused_with_or_without_its_length(tmp_path):
 def test_a_chunked_body_reaches_the_app_whole_and_the_real_server_limits_it_too(tmp_path):
     app = create_app(tmp_path / "s.duckdb")
     body = b'{"ruleset": "risk-europe", "players": ["blue", "orange", "red", "green"], "game_id": "c"}'
-    with served(app) as base:
+    with served_at(app) as base:
         r = httpx.post(f"{base}/games", content=iter([body[:20], body[20:50], body[50:]]),
                        headers={"content-type": "application/json"})
         assert r.request.headers.get("transfer-encoding") == "chunked"

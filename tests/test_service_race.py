@@ -27,7 +27,7 @@ from typer.testing import CliRunner
 
 from ledger.cli import app as cli
 from replay.logfile import read_log
-from tests.service_support import free_port, racer
+from tests.service_clients import free_port, racer
 
 CLIENTS, EACH = 8, 12
 PLAYERS = ["blue", "orange", "red", "green"]

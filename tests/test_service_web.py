@@ -19,7 +19,7 @@ from engine.core import views as V
 from engine.core.ruleset import get_ruleset
 from ledger.service import create_app
 from tests.browser_support import artifacts_folder, needs_browser
-from tests.service_support import HttpClient, auth, post_log, served
+from tests.service_clients import HttpClient, auth, post_log, served_at
 from tests.test_views import open_europe
 
 GAME, PLAYERS = "live-3", ["blue", "orange", "red", "green"]
@@ -176,7 +176,7 @@ def test_the_live_page_follows_the_game_in_a_browser(tmp_path, tmp_path_factory,
     shots = artifacts_folder(tmp_path_factory, "live-page", "screenshots of the live page")
     rs = get_ruleset("risk-europe")
     app = _app(tmp_path, sim_log, poll_seconds=0.05)
-    with served(app) as base, Chromium(tmp_path / "profile") as browser:
+    with served_at(app) as base, Chromium(tmp_path / "profile") as browser:
         client = HttpClient(base)
         created = _new_game(client)
         blue_token = created["seats"]["blue"]
@@ -234,5 +234,5 @@ def _referee_state(app):
     """The state of the game as the server's judge holds it (for the list of secrets)."""
     from ledger.service.live import LiveTable
     from ledger.service.tables import ServiceTables
-    game = ServiceTables(app.state.store._con).game(GAME)
+    game = ServiceTables(app.state.store).game(GAME)
     return LiveTable.load(app.state.store, game).state

@@ -135,8 +135,9 @@ def _accepted_by_engine(state, move: Move) -> bool:
 def test_legal_moves_are_accepted_at_every_position_of_a_simulated_game():
     """Property over every position of a game: each move offered is accepted by the engine, the
     rules-built candidates need no filtering, dice are asked for exactly when the log rolls them,
-    and every decision the bots logged was one of the candidates."""
-    envelopes = simulate_game(SEED, "property")
+    and every decision the bots logged was one of the candidates (in the live form of the log,
+    where each turn is ended by its player: a decision the game waits for)."""
+    envelopes = simulate_game(SEED, "property", live=True)
     checked = 0
     for state, env in _fold(envelopes):
         moves = legal_moves(state)
@@ -163,7 +164,8 @@ def test_a_revealed_card_offers_its_orders_its_bonus_and_the_end_of_the_turn():
     assert kinds["Expanded"] and kinds["Maneuvered"] and kinds["Fortified"]
     assert not kinds["Taxed"] and not kinds["Spent"] and not kinds["SiegeAssaulted"]
     assert can_end_turn(s)
-    assert Move("orange", "CardRevealed", {"card": "expand-maneuver-fortify-1"}) in moves
+    assert Move("blue", "TurnEnded", {}) in moves       # the turn is blue's until blue ends it
+    assert not [m for m in moves if m.actor != "blue"]
 
 
 def test_castle_territories_are_offered_only_to_armies_with_siege_weapons():
@@ -207,7 +209,7 @@ def test_cli_simulate_writes_games_and_a_summary(tmp_path):
 
 
 def test_cli_simulate_refuses_unknown_rulesets_and_variants(tmp_path):
-    result = CliRunner().invoke(app, ["simulate", "--ruleset", "warrior-knights", "--out", str(tmp_path)])
+    result = CliRunner().invoke(app, ["simulate", "--ruleset", "no-such-game", "--out", str(tmp_path)])
     assert result.exit_code == 2
     result = CliRunner().invoke(app, ["simulate", "--variant", "mercenaries-5p", "--out", str(tmp_path)])
     assert result.exit_code == 2 and not list(tmp_path.iterdir())

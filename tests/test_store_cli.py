@@ -124,9 +124,9 @@ def test_export_parquet_writes_hive_partitions(logs, tmp_path, db):
     run("ingest", str(logs), "--db", db)
     out = tmp_path / "pq"
     assert run("export", "--all", "--format", "parquet", "--out", str(out), "--db", db).exit_code == 0
-    assert (out / "ruleset=risk-europe" / "date=2026-03-14").is_dir()
+    assert (out / "events" / "ruleset=risk-europe" / "date=2026-03-14").is_dir()
     n = duckdb.connect().execute(
-        f"SELECT count(*) FROM read_parquet('{out}/**/*.parquet')").fetchall()
+        f"SELECT count(*) FROM read_parquet('{out}/events/**/*.parquet')").fetchall()
     assert n == [(195 + 195 + 198,)]
 
 

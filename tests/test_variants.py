@@ -132,7 +132,7 @@ def _fold(envelopes, data):
 def test_legal_moves_are_accepted_at_every_position_of_a_variant_game(variant):
     from engine.risk_europe.sim import _example_missions_data
     data = _example_missions_data() if parse_variant(variant).missions else default_data()
-    game = play_game(2, f"prop-{variant}", max_rounds=6, variant=variant)
+    game = play_game(2, f"prop-{variant}", max_rounds=6, variant=variant, live=True)   # turns ended by their players
     for state, env in _fold(game.envelopes, data):
         moves = legal_moves(state)
         assert moves == candidate_moves(state), "a candidate built from the rules was rejected"

@@ -5,6 +5,7 @@ a file of the wrong shape is a message naming the file, the key and what is wron
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import Any, Callable, Iterable, TypeVar
@@ -18,6 +19,68 @@ class DataShapeError(ValueError):
     """A data file that cannot be read as its loader needs: not JSON, or a key missing or of the
     wrong kind. The message names the file and the key ("board.json: territories[3].city.tax:
     expected a whole number, found 'three' (a string)")."""
+
+
+class DataErrors(DataShapeError):
+    """Every problem a loader found in one or more data files (each names its file and key), so
+    that a user fixes them all in one go: `problems` one message each, the text one per line."""
+
+    def __init__(self, problems: Iterable[str]):
+        self.problems = tuple(problems)
+        super().__init__("\n".join(self.problems))
+
+
+@dataclass(frozen=True)
+class DataCheck:
+    """What `ledger data check` says of a data file that is valid: its kind (the ruleset's data
+    option key), the digest a judgement would name, what it holds in a few lines, and what a user
+    must know of it (an invented example, a section left out)."""
+
+    kind: str
+    digest: str
+    summary: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+class Problems:
+    """Collects a data file's problems instead of stopping at the first: `with problems.each():`
+    turns a DataShapeError inside the block into one problem and goes on; `raise_any()` raises
+    them all as one DataErrors."""
+
+    def __init__(self) -> None:
+        self.items: list[str] = []
+
+    def add(self, at: "Shape", text: str) -> None:
+        """A problem with the value `at` (its file and key named): `text` says what is wrong."""
+        self.items.append(f"{at.file}: {at.at or 'the top level'}: {text}")
+
+    def each(self) -> "_Catch":
+        return _Catch(self)
+
+    def raise_any(self) -> None:
+        if self.items:
+            raise DataErrors(self.items)
+
+
+class _Catch:
+    """The context manager of Problems.each."""
+
+    __slots__ = ("problems",)
+
+    def __init__(self, problems: Problems):
+        self.problems = problems
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind: Any, exc: Any, tb: Any) -> bool:
+        if isinstance(exc, DataErrors):
+            self.problems.items.extend(exc.problems)
+            return True
+        if isinstance(exc, DataShapeError):
+            self.problems.items.append(str(exc))
+            return True
+        return False
 
 
 def _refuse_constant(name: str) -> Any:
@@ -129,6 +192,22 @@ class Shape:
 
     def optional_str(self) -> str | None:
         return None if self.value is None else self.str()
+
+    def bool(self) -> bool:
+        """true or false (a JSON boolean)."""
+        if not isinstance(self.value, bool):
+            raise self.fail("true or false")
+        return self.value
+
+    def one_of(self, allowed: Iterable[str]) -> str:
+        """A string among `allowed` (the message lists them)."""
+        allowed = tuple(allowed)
+        if not isinstance(self.value, str) or self.value not in allowed:
+            raise self.fail("one of " + ", ".join(repr(a) for a in allowed))
+        return self.value
+
+    def optional_int(self) -> int | None:
+        return None if self.value is None else self.int()
 
     def int(self) -> int:
         """A whole number (a JSON integer; a string of digits is read too)."""

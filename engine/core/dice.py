@@ -54,6 +54,22 @@ class DiceTape:
         return self._faces[start:start + count]
 
 
+class TapeReader:
+    """Dice read from a DiceTape in order from position `at` (a live table's next rolls: the
+    state's count of dice drawn so far is where they start)."""
+
+    def __init__(self, tape: DiceTape, at: int):
+        self.tape, self.at = tape, at
+
+    def roll(self, n: int) -> list[int]:
+        faces = self.tape.take(self.at, n)
+        self.at += n
+        return faces
+
+    def die(self) -> int:
+        return self.roll(1)[0]
+
+
 def logged_dice(cell) -> list[int]:
     """The faces of a dice log kept as (face, previous cell) pairs, newest first: oldest first."""
     out: list[int] = []

@@ -51,6 +51,9 @@ class DataOption:
 
     key: str
     help: str
+    schema: str | None = None
+    """The value of the top-level "schema" key that marks a file of this kind (a file that names
+    its own schema is recognised by `ledger data check` without --ruleset and --kind)."""
 
 
 @dataclass(frozen=True)
@@ -113,6 +116,15 @@ class Ruleset:
     None: the view's keys and values, a line each."""
     data_options: tuple[DataOption, ...] = ()
     """The data files a user may correct (`load_data(**{key: path})`), offered by the CLI."""
+    check_data: Callable[[str, Any], Any] | None = None
+    """One data file checked alone, for `ledger data check`: (data option key, path) ->
+    engine.core.data.DataCheck (what it holds, its digest, notes), or a DataShapeError (a
+    DataErrors with every problem) naming file, key and what is wrong. None: the file is checked
+    by loading it (`load_data(**{key: path})`)."""
+    data_notes: Callable[[Any], tuple[str, ...]] = lambda data: ()
+    """What every report of a game judged with `data` must say of it, besides its digest: an
+    invented example board, a card section judged in observed mode. () for the shipped data of
+    a published game."""
     result_event: str | None = "GameEnded"
     """The event type whose payload declares the result (a claim the judge checks), if any."""
     declared_winners: Callable[[Any], tuple[str, ...]] = declared_winners_of
@@ -191,6 +203,13 @@ class Ruleset:
     """A decision's payload with the dice it brings (a castle re-roll), read from the tape as
     `chance` reads them: (state, type, actor, payload, tape) -> payload (unchanged when the
     decision brings none)."""
+    bot: Callable[[str, str], Any] | None = None
+    """A seeded player for live play (seat clients of `ledger serve`): (actor, seed) -> an object
+    whose `choose(log, moves)` returns one of `moves` — the actor's legal moves as the service
+    lists them, dicts of actor, type and payload — or None where the actor may let the moment
+    pass (a Scar card not played): `log` is the game's envelopes as the actor's seat reads them,
+    other seats' secrets redacted (engine.core.seat_fold folds it). The policy of the game's own
+    bots (`simulate`); same seed, log and moves, same choice. None: no bots for live play."""
     projections: tuple[Any, ...] = ()
     """The analytics tables the fold fills (engine.core.projection.Projection), created by the store."""
     fold: Callable[[Any, Any], Any] | None = None
@@ -245,6 +264,7 @@ _BUILT_IN = {
     # installed (an installed ledger finds them through the entry points like any other).
     "risk-europe": "engine.risk_europe:RULESET",
     "risk-legacy": "engine.risk_legacy:RULESET",
+    "warrior-knights": "engine.warrior_knights:RULESET",
 }
 ENTRY_POINT_GROUP = "ledger.rulesets"
 

@@ -111,12 +111,17 @@ def digest_for(rs: Any, state: Any, seat: str | None) -> str | None:
 
 def moves_for(rs: Any, state: Any, seat: str | None) -> list:
     """The legal moves `seat` makes now: those whose actor is `seat` or an army the view says it
-    acts for (`acts_for`, e.g. a Mercenary Army it plays this round). Another seat's moves are
-    never shown: they are built from that seat's secrets (its face-down card to reveal). A
-    spectator makes no moves."""
+    acts for (`acts_for`, e.g. a Mercenary Army it plays this round), and whose decision the game
+    waits for (`actors_now`: the next player's reveal is not offered while a turn runs). Another
+    seat's moves are never shown: they are built from that seat's secrets (its face-down card to
+    reveal). A spectator makes no moves."""
     if seat is None or rs.legal_moves is None:
         return []
     acts = set(view_of(rs, state, seat).get("acts_for") or ()) | {seat}
+    if rs.actors is not None:           # (without the hook the actors are those of the moves)
+        acts &= set(rs.actors(state))
+        if not acts:
+            return []
     return [m for m in rs.legal_moves(state) if getattr(m, "actor", None) in acts]
 
 

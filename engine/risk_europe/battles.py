@@ -156,6 +156,31 @@ def _dice_rerolled(s: State, e: Event, c: _Ctx) -> State | None:
     return s
 
 
+def _reroll_declined(s: State, e: Event, c: _Ctx) -> State | None:
+    """RE-CASTLE-DEFENSE: the defender keeps the dice of the rank just rolled (the re-roll of the
+    cycle stays theirs for a later rank); the casualties follow, or the next rank."""
+    b = s.battle
+    if b is None or s.flow.phase != "battles":
+        return c.skip("RE-CASTLE-DEFENSE", "a castle defense re-roll is declined in a battle")
+    if e.actor != b.defender:
+        return c.skip("RE-CASTLE-DEFENSE", f"only the defender ({b.defender}) decides on the castle re-roll")
+    if not _can_reroll(s, b):
+        why = ("there is no castle in " + b.territory if not b.castle
+               else f"{b.defender} has already re-rolled in cycle {b.cycle}" if b.reroll_used
+               else "the re-roll is decided right after a rank is rolled, before any casualty is removed")
+        return c.skip("RE-CASTLE-DEFENSE", f"no castle re-roll is open: {why}")
+    if e.payload.territory is not None and s.data.resolve(e.payload.territory) != b.territory:
+        return c.skip("RE-FLOW", f"the battle being fought is in {b.territory}, not {e.payload.territory!r}")
+    if e.payload.rank is not None and e.payload.rank != b.rank:
+        c.bad("RE-CASTLE-DEFENSE", f"the rank just rolled in {b.territory} is {RANK_NAME[b.rank]}, the log "
+              f"labels it rank {e.payload.rank}")
+    c.note(f"Castle defense: {b.defender} keeps {list(b.rolls[1])} ({RANK_NAME[b.rank]} in {b.territory})")
+    s = replace(s, battle=b._replace(stage="removing"))
+    if not b.owed:
+        return _battle_next(s, c)
+    return s
+
+
 def _battle_casualties(s: State, e: Event, c: _Ctx) -> State | None:
     b = s.battle
     owed = dict(b.owed)

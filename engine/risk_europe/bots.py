@@ -221,6 +221,21 @@ class _View:
         return dist
 
 
+def loyal_moves(s: State, army: PlayerId, moves: Sequence[Move]) -> list[Move]:
+    """A Mercenary Army's moves without those that turn on the player controlling it this round
+    (a bot playing the army never attacks its controller)."""
+    boss = s.players[army].controller
+    if boss is None:
+        return list(moves)
+    terr, data = s.terr, s.data
+
+    def hits_boss(m: Move) -> bool:
+        names = ([m.payload.get("to"), m.payload.get("target")]
+                 + [x["to"] for x in m.payload.get("moves", [])])
+        return any(terr[data.resolve(n)].owner == boss for n in names if n)
+    return [m for m in moves if not hits_boss(m)]
+
+
 class Bot:
     """One seeded player. `choose(state, moves)` picks among `moves` (all this bot's)."""
 

@@ -26,7 +26,7 @@ from engine.core.rules import Violation
 from engine.core.ruleset import GameResult
 from engine.risk_europe.state import State, evolve as replace
 from engine.risk_europe.battles import (
-    _battle_casualties, _battle_dice, _battle_ended, _battle_started, _dice_rerolled,
+    _battle_casualties, _battle_dice, _battle_ended, _battle_started, _dice_rerolled, _reroll_declined,
 )
 from engine.risk_europe.bonus import _fortified, _siege_assaulted, _siege_casualties, _siege_dice
 from engine.risk_europe.common import _Ctx
@@ -34,7 +34,9 @@ from engine.risk_europe.kingdom_missions import _mission_completed, _mission_kep
 from engine.risk_europe.orders import (
     _card_revealed, _cards_committed, _expanded, _maneuvered, _spent, _split_expanded, _taxed,
 )
-from engine.risk_europe.rounds import _close_turn, _game_ended, _last_turn, _resync, _turn_closable
+from engine.risk_europe.rounds import (
+    _close_turn, _game_ended, _last_turn, _resync, _turn_closable, _turn_ended,
+)
 from engine.risk_europe.setup import (
     _bid_placed, _bid_revealed, _kingdom_placed, _merc_bids_ordered, _rolloff, _tiles_drawn,
 )
@@ -85,6 +87,7 @@ HANDLERS: dict[str, Callable[[State, Event, _Ctx], State | None]] = {
     "BidRevealed": _bid_revealed,
     "DiceRolled": _dice_rolled,
     "DiceRerolled": _dice_rerolled,
+    "RerollDeclined": _reroll_declined,
     "KingdomPlaced": _kingdom_placed,
     "TilesDrawn": _tiles_drawn,
     "MercenaryBidsOrdered": _merc_bids_ordered,
@@ -100,6 +103,7 @@ HANDLERS: dict[str, Callable[[State, Event, _Ctx], State | None]] = {
     "Fortified": _fortified,
     "SiegeAssaulted": _siege_assaulted,
     "CasualtiesRemoved": _casualties_removed,
+    "TurnEnded": _turn_ended,
     "BattleStarted": _battle_started,
     "BattleEnded": _battle_ended,
     "GameEnded": _game_ended,

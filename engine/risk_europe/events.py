@@ -120,6 +120,15 @@ class DiceRerolled(Payload):
     rank: int | None = Field(None, ge=1, le=4)
 
 
+class RerollDeclined(Payload):
+    """Castle defense: the defender keeps the dice of the rank just rolled (no re-roll now; the
+    re-roll of this cycle stays theirs for a later rank). Optional in a log: the next roll or
+    casualty says as much; live play writes it so that the game knows the decision is made."""
+
+    territory: Name | None = None
+    rank: int | None = Field(None, ge=1, le=4)
+
+
 class KingdomPlaced(Payload):
     city: Name = Field(description="a Gold Crown City (or its territory)")
     footmen: dict[Name, NonNegativeInt] = Field(
@@ -150,6 +159,12 @@ class CardRevealed(Payload):
     card: str
     salt: str | None = None
     dice: list[int] | None = None
+
+
+class TurnEnded(Payload):
+    """The current player ends their turn (card revealed, nothing pending) and play passes to the
+    left. Optional in a log: the next player's reveal (or the round's next event) ends it as
+    well; live play writes it, so that the turn is the player's until they end it."""
 
 
 class Expanded(Payload):
@@ -268,7 +283,7 @@ PAYLOADS = payload_table(
     GameStarted, BidPlaced, BidRevealed, DiceRolled, DiceRerolled, KingdomPlaced, TilesDrawn,
     MercenaryBidsOrdered, CardsCommitted, CardRevealed, Expanded, SplitExpanded, Maneuvered, Taxed,
     Spent, Fortified, SiegeAssaulted, CasualtiesRemoved, BattleStarted, BattleEnded, GameEnded,
-    SeedRevealed, MissionKept, MissionCompleted,
+    SeedRevealed, MissionKept, MissionCompleted, TurnEnded, RerollDeclined,
 )
 
 ORDER_EVENTS = {"Expanded": "expand", "SplitExpanded": "split_expand", "Maneuvered": "maneuver",

@@ -1,6 +1,7 @@
 """What may happen next in a Risk Europe game: the decisions the engine accepts, and the dice it waits for.
 
     legal_moves(state, secrets=None) -> [Move]      every decision the engine accepts now
+    actors(state) -> (player, ...)                  whose decision the game waits for (RULESET.actors)
     chance_needed(state) -> ChanceSpec | None       who rolls how many dice (or what is drawn), for what
     can_end_turn(state) -> bool                     may the current player stop acting?
     turn_end_chance(state) -> ChanceSpec | None     the draw that ends the turn (a Mercenary card flip)
@@ -19,10 +20,12 @@ same choice).
 Not decisions, so not moves: dice and random draws (see `chance_needed`: a Mercenary Army's City
 Bonus Tiles, the card flipped from a Mercenary deck), the reveal of a face-down commitment
 (offered only when `secrets` holds what the player committed to: a simulator knows every player's,
-a UI only its own), and claims (coins, winners). The end of a turn is not an event either: the
-current player may stop whenever `can_end_turn` says so, and the moves that follow are offered
-alongside the player's own (the next player's reveal; after the last turn of a round the first
-battle to fight or the next round's cards). The castle defense re-roll is a decision that carries
+a UI only its own), and claims (coins, winners). The end of a turn is the player's decision,
+TurnEnded, offered once the card is revealed and nothing is pending (`can_end_turn`); a table's
+log may leave it to the next event, and `turn_end_moves` gives those moves (the next player's
+reveal; after the last turn of a round the first battle to fight or the next round's cards),
+which the engine takes but the game does not wait for. `actors` says whose decision the game
+waits for: while a turn runs, its player's alone. The castle defense re-roll is a decision that carries
 dice: `dice_for` says which, and `Move.event(rolls=...)` puts them in. Orders that would do nothing
 (an expand of no units, a spend of no coins) are legal but not offered: ending the turn is the
 same.
@@ -42,7 +45,7 @@ from engine.core.commit import commitment
 from engine.core.events import Event
 from engine.risk_europe import engine
 from engine.risk_europe.board import UNIT_TYPES, Territory
-from engine.risk_europe.battles import expected_dice
+from engine.risk_europe.battles import _can_reroll, expected_dice
 from engine.risk_europe.common import COST, RANK_UNIT, has_tile, reserve, supply_line
 from engine.risk_europe.kingdom_missions import missions_taken
 from engine.risk_europe.orders import crown_card_ban, mercenary_pool
@@ -147,6 +150,58 @@ def candidate_moves(s: State, secrets: Secrets | None = None) -> list[Move]:
     if phase == "battles":
         return _battle_moves(s)
     return []   # tiles, rolloff (chance only), over
+
+
+def actors(s: State) -> tuple[PlayerId, ...]:
+    """RULESET.actors: whose decision the game waits for now, from the rules; () when it waits
+    for chance (dice, a draw, a Mercenary card's flip) or is over. A Mercenary Army's decisions
+    are its own (the player controlling it this round makes them).
+
+    - the bids ("Game Setup" 3; "Mercenaries" 4): every bidder who has not bid, secretly and
+      at once; when all have, every bid still a commitment is revealed ("All players will then
+      reveal their bids at the same time"), so no bid is revealed before the last is placed;
+    - the kingdoms (placement): the player placing; the cards (commit): every player who has
+      not laid two cards down; the order of the Mercenary bids: the First Player Marker's holder;
+    - a turn ("Round Overview" 2-3): its player, from the reveal of the card until they end the
+      turn (TurnEnded): the next player's reveal waits for it (RE-TURN-END); a Siege Assault's
+      casualties are the victim's, a Kingdom Mission to keep the player's who drew it;
+    - the battles: the marker's holder chooses the next one; after a rank a castle could
+      re-roll, the defender decides first (re-roll or keep, "Castle Defense": before any unit is
+      removed); then every side that owes casualties."""
+    f = s.flow
+    phase = f.phase
+    if s.result is not None:
+        return ()
+    if phase in ("bidding", "control"):
+        who = bidders(s)
+        bidding = tuple(p for p in who if s.players[p].bid is None and s.players[p].bid_commitment is None)
+        return bidding or tuple(p for p in who if s.players[p].bid is None)
+    if phase == "placement":
+        return (f.current,)
+    if phase == "commit":
+        return tuple(p for p in f.order if not s.players[p].committed and not s.is_mercenary(p)
+                     and not s.players[p].eliminated)
+    if phase == "merc_order":
+        return (s.marker,)
+    if phase == "turn":
+        p = f.current
+        if f.pending is not None:
+            kind = f.pending[0]
+            return (f.pending[2],) if kind == "casualties" else (f.pending[1],) if kind == "mission" else ()
+        if f.card is None and s.is_mercenary(p):
+            return ()
+        return (p,)
+    if phase == "battles":
+        b = s.battle
+        if b is None:
+            return (s.marker,)
+        if b.stage == "roll":
+            return ()
+        if _can_reroll(s, b):
+            return (b.defender,)
+        owed = dict(b.owed)
+        return tuple(p for p in s.seats if owed.get(p))
+    return ()    # tiles and roll-offs are chance; over
 
 
 def is_accepted(s: State, move: Move) -> bool:
@@ -327,7 +382,7 @@ def _turn_moves(s: State, secrets: Secrets) -> list[Move]:
             return [Move(p, "MissionKept", {"mission": m}) for m in s.data.mission_ids
                     if m not in missions_taken(s)]
         return []   # siege assault dice
-    return turn_actions(s, secrets) + turn_end_moves(s, secrets)
+    return turn_actions(s, secrets) + [Move(p, "TurnEnded", {})]
 
 
 def turn_actions(s: State, secrets: Secrets | None = None) -> list[Move]:
@@ -686,6 +741,7 @@ def _battle_moves(s: State) -> list[Move]:
     x = s.terr[b.territory]
     if b.castle and not b.reroll_used and b.stage == "rolled" and b.rolls[1]:
         out.append(Move(b.defender, "DiceRerolled", {"territory": b.territory, "rank": b.rank}))
+        out.append(Move(b.defender, "RerollDeclined", {"territory": b.territory, "rank": b.rank}))
     for p, n in b.owed:
         units = x.units if p == b.defender else x.attacker_units
         out += _casualties(p, b.territory, units, n)

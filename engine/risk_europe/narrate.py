@@ -96,6 +96,10 @@ def describe_event(type_: str, actor: str | None, payload: Any, view: dict | Non
     if t in ("DiceRolled", "DiceRerolled"):
         rolls = "; ".join(f"{k} {v}" for k, v in (p.get("rolls") or {}).items())
         return ("re-roll " if t == "DiceRerolled" else "dice ") + rolls
+    if t == "RerollDeclined":
+        return f"{who} keeps the castle's dice (no re-roll)"
+    if t == "TurnEnded":
+        return f"{who} ends the turn"
     if t == "CasualtiesRemoved":
         return f"{who} removes {u(p.get('units'))} in {p.get('territory')}"
     if t == "BattleStarted":

@@ -16,7 +16,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from engine.core.queries import labelled as _labelled, luck_by_game as _luck_by_game, share as _share
+from engine.core.queries import (labelled as _labelled, luck_by_game as _luck_by_game, luck_rank,
+                                 share as _share)
 
 NO_ORDER = "none"            # a card revealed on which no order was played
 
@@ -215,7 +216,7 @@ def luckiest_games(t, n: int = 10) -> pl.DataFrame:
     """The `n` players with the most battle luck in one game: game_id, player, luck, battles,
     battles_won, expected_wins, won_game (ties: by game and player)."""
     return (luck_by_player_game(t)
-            .sort(["luck", "game_id", "player"], descending=[True, False, False]).head(n)
+            .sort([luck_rank(), "game_id", "player"], descending=[True, False, False]).head(n)
             .select("game_id", "player", "luck", "battles", "battles_won", "expected_wins",
                     "won_game"))
 
@@ -223,7 +224,7 @@ def luckiest_games(t, n: int = 10) -> pl.DataFrame:
 def unluckiest_games(t, n: int = 10) -> pl.DataFrame:
     """The `n` players with the least battle luck in one game (same columns as luckiest_games)."""
     return (luck_by_player_game(t)
-            .sort(["luck", "game_id", "player"]).head(n)
+            .sort([luck_rank(), "game_id", "player"]).head(n)
             .select("game_id", "player", "luck", "battles", "battles_won", "expected_wins",
                     "won_game"))
 

@@ -6,6 +6,7 @@ the crown, team and last-standing wins, and the declared result checked against 
 from __future__ import annotations
 
 from engine.core.events import Event
+from engine.core.judging import acting
 from engine.core.ruleset import GameResult
 from engine.core.text import plural
 from engine.risk_europe.state import Flow, PlayerId, State, Terr, evolve as replace
@@ -45,6 +46,27 @@ def _close_turn(s: State, c: _Ctx, lenient: bool) -> State:
     nf = f._replace(index=index, turn=turn, card=None, order_done=None, bonus_used=False,
                     berlin_used=False, pending=None)
     return replace(s, flow=nf, step=_step_of(f.round, turn, index, len(f.order)))
+
+
+_PENDING_WORDS = {"siege_dice": "Siege Assault's dice", "casualties": "Siege Assault's casualties",
+                  "mission": "Kingdom Mission to keep"}
+
+
+def _turn_ended(s: State, e: Event, c: _Ctx) -> State | None:
+    """RE-TURN-END: the current player ends their turn once their card is revealed and nothing is
+    pending; play passes to the left (after the round's last turn: the battles, or the round's end)."""
+    f = s.flow
+    if not acting(f, e.actor, c, "turn", "RE-FLOW", "a turn is ended during the turns of a round (now: {phase})",
+                  "RE-TURN-ORDER", "it is {current}'s turn {turn}, not {actor}'s"):
+        return None
+    if f.card is None:
+        return c.skip("RE-TURN-END", f"{e.actor} has revealed no card for turn {f.turn} of round {f.round}: "
+                      "the turn has not begun")
+    if f.pending is not None:
+        return c.skip("RE-TURN-END", f"{e.actor}'s {_PENDING_WORDS.get(f.pending[0], f.pending[0])} must be "
+                      "settled before the turn ends")
+    c.note(f"{_name(s, e.actor)} ends turn {f.turn} of round {f.round}")
+    return _close_turn(s, c, lenient=False)
 
 
 def _enter_battles(s: State, c: _Ctx) -> State:

@@ -63,6 +63,9 @@ RULES = RuleBook("risk-europe", [
     Rule("RE-CARDS-REVEAL", ROUND, "The card revealed on a turn is the one committed for that turn."),
     Rule("RE-TURN-ORDER", ROUND, "Turn 1 then Turn 2, each in clockwise order from the player holding "
          "the First Player Marker at the start of the round."),
+    Rule("RE-TURN-END", ROUND, "A turn is the current player's until they end it: once their card is "
+         "revealed and nothing is pending (TurnEnded; the next player's reveal ends it as well), "
+         "after which they give no more orders and play passes to the left."),
     Rule("RE-ORDER-ON-CARD", "The King's Orders Cards (p.10)", "The order played is one of the two "
          "orders printed on the revealed card; one order per turn."),
     # --- expand -------------------------------------------------------------------------------

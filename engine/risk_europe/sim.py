@@ -25,7 +25,9 @@ players in seat order, the order the engine checks them in), bids and cards as c
 (BidPlaced then BidRevealed; CardsCommitted then one CardRevealed per turn) with salts from the
 bots' own generators, the claims a careful recorder writes (coins taxed and paid, Footmen
 fortified, who won each battle), and at the end GameEnded and SeedRevealed. No timestamps, so the
-same seed always gives the same bytes.
+same seed always gives the same bytes. With `live=True` the log is the one a live table writes
+(`ledger serve`): the same game, with each turn ended by TurnEnded and each castle re-roll not
+taken declined by RerollDeclined, where the default log leaves both to the next event.
 
 Every event is judged by the engine as it is made; a bot's move that the engine would reject is
 never written (the bot's next choice is taken instead). A game that has not ended after
@@ -53,7 +55,7 @@ from engine.risk_europe.legal import (
     turn_actions, turn_end_chance, turn_end_moves,
 )
 from engine.risk_europe.variants import parse_variant
-from engine.risk_europe.bots import Bot
+from engine.risk_europe.bots import Bot, loyal_moves
 
 COLOURS = ("blue", "orange", "red", "green")
 PLAYERS = COLOURS                      # the basic game's players
@@ -81,7 +83,9 @@ def seed_text(seed: int, game_id: str, variant: str = "basic") -> str:
 class _Table:
     """The game being played: the state, the log so far, the dice, the bots and their secrets."""
 
-    def __init__(self, seed: int, game_id: str, max_rounds: int, variant: str = "basic"):
+    def __init__(self, seed: int, game_id: str, max_rounds: int, variant: str = "basic",
+                 live: bool = False):
+        self.live = live
         self.seed = seed_text(seed, game_id, variant)
         self.dice = SeededDice(self.seed)
         self.rec = LogRecorder(game_id)
@@ -136,16 +140,7 @@ class _Table:
 
     def loyal(self, army: str, moves: list[Move]) -> list[Move]:
         """A Mercenary Army's moves without those that turn on the player controlling it."""
-        boss = self.state.players[army].controller
-        if boss is None:
-            return moves
-        terr, data = self.state.terr, self.state.data
-
-        def hits_boss(m: Move) -> bool:
-            names = ([m.payload.get("to"), m.payload.get("target")]
-                     + [x["to"] for x in m.payload.get("moves", [])])
-            return any(terr[data.resolve(n)].owner == boss for n in names if n)
-        return [m for m in moves if not hits_boss(m)]
+        return loyal_moves(self.state, army, moves)
 
     def ask(self, player: str, moves: list[Move], optional: bool = False) -> Move | None:
         """The bot's choice among `moves`, checked by the engine (a rejected pick is dropped and
@@ -248,6 +243,8 @@ class _Table:
         act = self.ask(f.current, turn_actions(s, self.secrets), optional=True)
         if act is not None:
             self.play(act)
+        elif self.live:
+            self.record("TurnEnded", f.current, {})
         elif is_last_turn(s):
             self.state = RULESET.conclude(s)              # the next event closes the turn as well
         elif (flip := turn_end_chance(s)) is not None:
@@ -281,6 +278,9 @@ class _Table:
             if pick is not None:
                 self.play(pick)
                 return
+            if self.live:
+                self.record("RerollDeclined", b.defender, {"territory": b.territory, "rank": b.rank})
+                return
         if b.owed:
             p = b.owed[0][0]
             self.play(self.ask(p, [m for m in moves if m.actor == p and m.type == "CasualtiesRemoved"]))
@@ -300,19 +300,21 @@ def _with_claims(type_: str, actor: str | None, payload: dict, before, after) ->
     return payload
 
 
-def play_game(seed: int, game_id: str, max_rounds: int = MAX_ROUNDS, variant: str = "basic") -> SimulatedGame:
-    """Bots play one game of `variant` from `seed`; the sealed log and how it ended."""
-    return _Table(seed, game_id, max_rounds, variant).run()
+def play_game(seed: int, game_id: str, max_rounds: int = MAX_ROUNDS, variant: str = "basic",
+              live: bool = False) -> SimulatedGame:
+    """Bots play one game of `variant` from `seed`; the sealed log and how it ended (`live`: as
+    a live table logs it, every turn's end and every re-roll declined written down)."""
+    return _Table(seed, game_id, max_rounds, variant, live).run()
 
 
-def simulate_game(seed: int, game_id: str, variant: str = "basic") -> list[dict]:
+def simulate_game(seed: int, game_id: str, variant: str = "basic", live: bool = False) -> list[dict]:
     """The sealed log (envelopes) of one game of `variant` played by seeded bots.
 
     >>> log = simulate_game(7, "sim-7-0001")
     >>> log[0]["type"], log[-1]["type"]
     ('GameStarted', 'SeedRevealed')
     """
-    return play_game(seed, game_id, variant=variant).envelopes
+    return play_game(seed, game_id, variant=variant, live=live).envelopes
 
 
 def game_id_for(seed: int, index: int) -> str:

@@ -4,6 +4,7 @@ itself (`engine.risk_legacy.world`), which a campaign carries from game to game.
 from engine.core.ruleset import Ruleset, engine_functions
 from engine.risk_legacy import engine as _engine
 from engine.risk_legacy import legal as _legal
+from engine.risk_legacy import live as _live
 from engine.risk_legacy import narrate as _narrate
 from engine.risk_legacy import campaign as _campaign
 from engine.risk_legacy import views as _views
@@ -85,6 +86,10 @@ RULESET = Ruleset(
     redact=_views.redact,
     secrets=_views.secrets,
     legal_moves=_legal.legal_moves,
+    actors=_legal.actors,
+    new_game=_live.new_game,
+    chance=_live.chance,
+    bot=_live.bot,
     describe=_narrate.describe_event,
     board_lines=_narrate.board_lines,
     section=_narrate.section,

@@ -102,10 +102,31 @@ def _attack_declared(s: State, e: Event, c: _Ctx) -> State | None:
     return replace(s, combat=cb, flow=f._replace(first_attack=f.first_attack or to))
 
 
+def _defence_declared(s: State, e: Event, c: _Ctx) -> State | None:
+    """RL-ATTACK-DICE: the defender chooses 1 or 2 defending troops (no more than are there)."""
+    cb = s.combat
+    if s.flow.phase != "turn" or cb is None or cb.stage != "declared":
+        return c.skip("RL-FLOW", "the defender chooses its dice once an attack is declared, before it is rolled")
+    if e.actor != cb.defender:
+        return c.skip("RL-ATTACK-DICE", f"{cb.defender} defends {_tname(s, cb.to)} and chooses its dice, not {e.actor}")
+    if cb.defend:
+        return c.skip("RL-ATTACK-DICE", f"{cb.defender} has already chosen to defend with {cb.defend}")
+    n = e.payload.troops
+    most = min(2, s.terr[cb.to].troops)
+    if n > most:
+        return c.skip("RL-ATTACK-DICE", f"{cb.defender} holds {plural(s.terr[cb.to].troops, 'troop')} in "
+                      f"{_tname(s, cb.to)}: at most {most} defend, not {n}")
+    c.note(f"{cb.defender} defends {_tname(s, cb.to)} with {n}")
+    return replace(s, combat=cb._replace(defend=n))
+
+
 def _scar_placed(s: State, e: Event, c: _Ctx) -> State | None:
     cb = s.combat
     if s.flow.phase != "turn" or cb is None or cb.stage != "declared":
         return c.skip("RL-SCAR-PLACE", "a Scar card is played before an attack roll, onto the defending territory")
+    if cb.defend:
+        return c.skip("RL-SCAR-PLACE", f"{cb.defender} has declared its dice: a Scar card is played before "
+                      "the defender chooses them")
     ps = s.players[e.actor]
     kind = e.payload.scar.casefold().replace(" ", "_")
     if kind not in s.data.scar_cards:
@@ -148,6 +169,9 @@ def _attack_dice(s: State, e: Event, c: _Ctx) -> State | None:
     most = min(2, s.terr[cb.to].troops)
     if len(dfn) > most:
         c.bad("RL-ATTACK-DICE", f"{cb.defender} defends {_tname(s, cb.to)} with {len(dfn)} dice; at most {most}")
+    elif cb.defend and len(dfn) != cb.defend:
+        c.bad("RL-ATTACK-DICE", f"{cb.defender} chose to defend with {cb.defend}; the roll has {len(dfn)} "
+              f"defending {'die' if len(dfn) == 1 else 'dice'}")
     s = _roll(s, seat_ordered(s, rolls), c)
     cb = cb._replace(stage="rolled", rolls=(tuple(att), tuple(dfn)))
     s = replace(s, combat=cb)
@@ -175,7 +199,7 @@ def _missile_fired(s: State, e: Event, c: _Ctx) -> State | None:
         return c.skip("RL-MISSILE", f"the {side}'s die #{i} is already an unmodifiable 6")
     players = dict(s.players)
     players[e.actor] = ps._replace(missiles=ps.missiles - 1)
-    cb = cb._replace(missiles=cb.missiles + ((side, i, e.actor),))
+    cb = cb._replace(missiles=cb.missiles + ((side, i, e.actor),), held=())   # the others may answer it
     s = replace(s, players=players, combat=cb)
     fa, fd, a_lost, d_lost = roll_result(s, cb)
     c.note(f"{e.actor} fires a Missile: the {side}'s {dice[i]} becomes an unmodifiable 6 → {cb.attacker} "
@@ -183,6 +207,21 @@ def _missile_fired(s: State, e: Event, c: _Ctx) -> State | None:
     if len(cb.missiles) == 3:
         s = _open_pack(s, "pocket_1", c, " (before the combat is resolved)")
     return s
+
+
+def _missiles_held(s: State, e: Event, c: _Ctx) -> State | None:
+    """RL-MISSILE-TIMING: a player holding Missiles fires none (more) at this roll, until another
+    Missile is fired."""
+    cb = s.combat
+    if s.flow.phase != "turn" or cb is None or cb.stage != "rolled":
+        return c.skip("RL-MISSILE-TIMING", "Missiles are held or fired after the dice of an attack are rolled "
+                      "and before troops are removed; no roll is waiting now")
+    if s.players[e.actor].missiles < 1:
+        return c.skip("RL-MISSILE", f"{e.actor} has no Missile to hold")
+    if e.actor in cb.held:
+        return c.skip("RL-MISSILE-TIMING", f"{e.actor} has already passed since the last Missile")
+    c.note(f"{e.actor} fires no Missile")
+    return replace(s, combat=cb._replace(held=cb.held + (e.actor,)))
 
 
 def _casualties_removed(s: State, e: Event, c: _Ctx) -> State | None:

@@ -43,8 +43,8 @@ from engine.core.rules import Violation
 from engine.core.ruleset import GameResult
 from engine.risk_legacy.state import FACE_DOWN, PlayerId, State, evolve as replace
 from engine.risk_legacy.attack import (
-    _attack_declared, _attack_dice, _casualties_removed, _expanded, _missile_fired, _moved_in, _occupy,
-    _resolve_roll, _scar_placed,
+    _attack_declared, _attack_dice, _casualties_removed, _defence_declared, _expanded, _missile_fired,
+    _missiles_held, _moved_in, _occupy, _resolve_roll, _scar_placed,
 )
 from engine.risk_legacy.common import _a, _Ctx, roll_result, territories_of, _tname
 from engine.risk_legacy.end_of_game import _game_ended, _pack_opened, _reward_chosen, _world_named
@@ -130,9 +130,9 @@ def _check_the_stream(s: State, seed: str, c: _Ctx) -> State:
 
 _NEUTRAL = frozenset({"PackOpened", "GameEnded", "SeedRevealed"})
 
-_COMBAT_EVENTS = {"declared": frozenset({"ScarPlaced", "DiceRolled", "MissileFired", "CasualtiesRemoved", "MovedIn"}),
-                  "rolled": frozenset({"MissileFired", "CasualtiesRemoved", "ScarPlaced", "DiceRolled", "MovedIn"}),
-                  "conquered": frozenset({"MovedIn", "MissileFired", "CasualtiesRemoved", "DiceRolled", "ScarPlaced"})}
+_IN_COMBAT = frozenset({"ScarPlaced", "DefenceDeclared", "DiceRolled", "MissileFired", "MissilesHeld",
+                        "CasualtiesRemoved", "MovedIn"})
+_COMBAT_EVENTS = {"declared": _IN_COMBAT, "rolled": _IN_COMBAT, "conquered": _IN_COMBAT}
 
 _PENDING_EVENT = {"reveal": ("CardRevealed", "RL-SIDEBOARD-SHIFT"), "event": ("EventCardDrawn", "RL-EVENT-TRIGGER"),
                   "mission": ("MissionRevealed", "RL-MISSION")}
@@ -198,8 +198,10 @@ HANDLERS: dict[str, Callable[[State, Event, _Ctx], State | None]] = {
     "Recruited": _recruited,
     "Expanded": _expanded,
     "AttackDeclared": _attack_declared,
+    "DefenceDeclared": _defence_declared,
     "ScarPlaced": _scar_placed,
     "MissileFired": _missile_fired,
+    "MissilesHeld": _missiles_held,
     "CasualtiesRemoved": _casualties_removed,
     "MovedIn": _moved_in,
     "Maneuvered": _maneuvered,

@@ -149,6 +149,14 @@ class AttackDeclared(Payload):
     troops: int = Field(ge=1, le=3, description="attacking troops (dice)")
 
 
+class DefenceDeclared(Payload):
+    """The defender chooses how many troops defend the attacked territory (1 or 2, no more than it
+    holds). Optional in a log: the roll's defending dice say as much; live play writes it, and the
+    attack roll follows."""
+
+    troops: int = Field(ge=1, le=2, description="defending troops (dice)")
+
+
 class ScarPlaced(Payload):
     scar: str
     territory: Name
@@ -158,6 +166,12 @@ class ScarPlaced(Payload):
 class MissileFired(Payload):
     side: Literal["attacker", "defender"]
     die: NonNegativeInt = Field(description="which die, counted from 0 in the order the roll recorded them")
+
+
+class MissilesHeld(Payload):
+    """A player holding Missiles fires none (more) at this roll. Once every holder has, since the
+    last Missile fired, the troops are removed. Optional in a log: CasualtiesRemoved closes the
+    Missile window as well."""
 
 
 class CasualtiesRemoved(Payload):
@@ -258,7 +272,8 @@ class GameEnded(Payload):
 
 PAYLOADS = payload_table(
     GameStarted, ScarCardsDealt, CardsLaidOut, MissionRevealed, DiceRolled, FactionChosen,
-    RedStarBought, JoinedWar, Recruited, Expanded, AttackDeclared, ScarPlaced, MissileFired,
+    RedStarBought, JoinedWar, Recruited, Expanded, AttackDeclared, DefenceDeclared, ScarPlaced,
+    MissileFired, MissilesHeld,
     CasualtiesRemoved, MovedIn, Maneuvered, CardDrawn, CardRevealed, EventCardDrawn,
     MissionCompleted, TurnEnded, ScarCardReturned, RewardChosen, WorldNamed, PackOpened, GameEnded,
     SeedRevealed,

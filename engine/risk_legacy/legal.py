@@ -2,6 +2,7 @@
 events it waits for.
 
     legal_moves(state) -> [Move]            every decision offered now (no blocking violation)
+    actors(state) -> (player, ...)          whose decision the game waits for (RULESET.actors)
     candidate_moves(state) -> [Move]        the same before the engine's check (cheap)
     chance_needed(state) -> ChanceSpec|None the dice or cards the game waits for
     defence_options(state) -> [int]         how many dice the defender may roll now
@@ -10,7 +11,8 @@ A Move is (actor, event type, payload). Troop counts are combinatorial, so only 
 choices are offered: recruits all in one territory (with and without the best card trade), moves
 of one troop, half, or all but one. Dice and card draws are chance, not moves: `chance_needed`
 says which (and the pool a card is drawn from), and for an attack roll the defender first chooses
-how many dice (`defence_options`). A Scar card dealt face down is played by its holder, who alone
+how many dice (`defence_options`; the decision DefenceDeclared). After the roll every holder of a
+Missile fires one or holds (MissilesHeld). A Scar card dealt face down is played by its holder, who alone
 knows it and its salt: it is not among the moves offered. The troops removed after a roll
 (CasualtiesRemoved) are the table's to record once every Missile has been played:
 `casualties_payload` gives them.
@@ -102,6 +104,47 @@ def chance_needed(s: State) -> ChanceSpec | None:
     return None
 
 
+def actors(s: State) -> tuple[PlayerId, ...]:
+    """RULESET.actors: whose decision the game waits for now, in seat order; () for chance (the
+    setup's deals and roll-offs, a card revealed into slot 1, an attack roll, the troops a roll
+    removes) and once nothing is left to decide.
+
+    - the factions ("Before the First Turn"): the player choosing; a turn ("Turn Overview"): its
+      player, until TurnEnded;
+    - an attack declared ("How to Attack"): the defender, who chooses 1 or 2 defending troops
+      (DefenceDeclared, the roll follows), and before that every player holding a Scar card who
+      may still play it on the defending territory (ScarPlaced; RL-SCAR-PLACE);
+    - an attack rolled ("Missiles": "Any player ... may discard Missile(s) after dice are rolled,
+      but before troops are removed"; "may respond to another player using a Missile"): every
+      player holding a Missile who has not fired or held (MissilesHeld) since the last Missile;
+      when none is left, the troops are removed;
+    - a territory conquered: the attacker, who moves in;
+    - the game won ("End of Game"): the next player to choose a reward, and every player whose
+      Scar card, dealt face down and not played, is still to be turned over."""
+    f = s.flow
+    if s.result is not None:
+        face_down = tuple(p for p in s.seats if s.players[p].scar == FACE_DOWN)
+        chooser = f.choosers[:1] if f.phase == "rewards" else ()
+        return tuple(p for p in s.seats if p in chooser or p in face_down)
+    if f.phase == "choose":
+        return (f.current,)
+    if f.phase != "turn" or f.pending is not None:
+        return ()
+    cb = s.combat
+    if cb is None:
+        return (f.current,)
+    if cb.stage == "declared":
+        if cb.defend:
+            return ()
+        free = W.marks(s.world, cb.to).scar is None
+        return tuple(p for p in s.seats if p == cb.defender
+                     or (free and not s.players[p].eliminated and s.players[p].scar is not None))
+    if cb.stage == "rolled":
+        return tuple(p for p in s.seats if not s.players[p].eliminated and s.players[p].missiles > 0
+                     and p not in cb.held)
+    return (cb.attacker,)
+
+
 def defence_options(s: State) -> list[int]:
     """Dice the defender may roll against the declared attack (1 or 2, no more than the troops)."""
     cb = s.combat
@@ -156,11 +199,13 @@ def combat_moves(s: State) -> list[Move]:
     out: list[Move] = []
     if cb.stage == "declared":
         m = W.marks(s.world, cb.to)
-        if m.scar is None:
+        if m.scar is None and not cb.defend:
             for p in s.active_players:
                 scar = s.players[p].scar
                 if scar and scar != FACE_DOWN:       # a face-down card: only its holder knows it
                     out.append(Move(p, "ScarPlaced", {"scar": scar, "territory": cb.to}))
+        if not cb.defend:
+            out.extend(Move(cb.defender, "DefenceDeclared", {"troops": n}) for n in defence_options(s))
     elif cb.stage == "rolled":
         for p in s.active_players:
             if s.players[p].missiles > 0:
@@ -168,6 +213,8 @@ def combat_moves(s: State) -> list[Move]:
                     for i in range(len(dice)):
                         if not any(x[0] == side and x[1] == i for x in cb.missiles):
                             out.append(Move(p, "MissileFired", {"side": side, "die": i}))
+                if p not in cb.held:
+                    out.append(Move(p, "MissilesHeld", {}))
     elif cb.stage == "conquered":
         src = s.terr[cb.frm].troops
         for n in sorted({cb.survivors, max(cb.survivors, src // 2), src - 1}):

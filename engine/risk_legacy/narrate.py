@@ -60,6 +60,10 @@ def describe_event(type_: str, actor: str | None, payload: Any, view: dict | Non
         return f"{who} turns over the Scar card not played: {p.get('scar')}"
     if type_ == "TurnEnded":
         return f"{who} ends the turn"
+    if type_ == "DefenceDeclared":
+        return f"{who} defends with {p.get('troops')}"
+    if type_ == "MissilesHeld":
+        return f"{who} fires no Missile"
     if type_ == "RewardChosen":
         what = ", ".join(f"{k} {v}" for k, v in p.items() if k != "reward" and v is not None)
         return f"{who} REWARD {p.get('reward')}" + (f" ({what})" if what else "")

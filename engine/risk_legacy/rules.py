@@ -117,13 +117,15 @@ RULES = RuleBook("risk-legacy", [
     Rule("RL-ATTACK-TARGET", ATTACK, "An attack targets an adjacent territory holding another player's "
          "troops."),
     Rule("RL-ATTACK-DICE", ATTACK, "The attacker rolls one die per attacking troop; the defender chooses "
-         "1 or 2 defending troops (no more than are there) and rolls one die each."),
+         "1 or 2 defending troops (no more than are there; DefenceDeclared, once per roll) and rolls one "
+         "die each."),
     Rule("RL-ATTACK-COMPARE", ATTACK, "Dice are compared highest against highest, then next highest; the "
          "higher die wins, the defender wins ties; unmatched dice are ignored."),
     Rule("RL-MODIFIERS", MODIFY, "A modified die stays within 1..6; of equal dice only one is changed per "
          "scar, power or missile; the dice are sorted again after all modifiers."),
-    Rule("RL-SCAR-PLACE", SCARS, "A Scar card is played by the player holding it before an attack roll, "
-         "onto the defending territory, which must have no scar; the scar stays on the world."),
+    Rule("RL-SCAR-PLACE", SCARS, "A Scar card is played by the player holding it before an attack roll "
+         "(and before the defender declares its dice), onto the defending territory, which must have no "
+         "scar; the scar stays on the world."),
     Rule("RL-SCAR-REVEAL", SCAR_DEAL, "A Scar card dealt face down is turned over with the salt of its "
          "commitment when its scar is placed, or when the game ends if it was not played; the card and "
          "salt must match the commitment."),
@@ -135,7 +137,7 @@ RULES = RuleBook("risk-legacy", [
     Rule("RL-MISSILE", MISSILES, "Any player may discard a Missile to change one die of the combat roll to "
          "an unmodifiable 6."),
     Rule("RL-MISSILE-TIMING", MISSILES, "Missiles are played after the dice are rolled and before troops "
-         "are removed."),
+         "are removed; a player holding Missiles may pass (MissilesHeld) until another Missile is fired."),
     Rule("RL-CASUALTIES", ATTACK, "After each roll the loser of each comparison removes one troop."),
     Rule("RL-CONQUER-MOVE", CONQUER, "When the defender has no troops left, the attacker moves in the "
          "attacking troops and may move more, leaving at least one behind."),

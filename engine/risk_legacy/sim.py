@@ -516,7 +516,7 @@ class _Table:
             if s.players[p].scar == FACE_DOWN:
                 scar, salt = self.scars[p]
                 out.append(L.Move(p, "ScarPlaced", {"scar": scar, "territory": cb.to, "salt": salt}))
-        return out + L.combat_moves(s)
+        return out + [m for m in L.combat_moves(s) if m.type == "ScarPlaced"]
 
     def combat_step(self) -> None:
         s = self.state
@@ -550,6 +550,8 @@ class _Table:
         hq = s.terr[cb.to].hq is not None
         danger = hq and E.stars(s, cb.attacker) >= 3
         for m in L.combat_moves(s):
+            if m.type != "MissileFired":
+                continue
             p = m.actor
             side = m.payload["side"]
             trial = s.combat._replace(missiles=cb.missiles + ((side, m.payload["die"], p),))

@@ -27,7 +27,7 @@ def snapshot(s: State) -> dict:
     f = s.flow
     cb = s.combat
     side = s.side
-    return {
+    out = {
         "ruleset": "risk-legacy",
         "data": [s.data.board_digest, s.data.rules_digest],
         "world": world_digest_cached(s.world),
@@ -69,6 +69,9 @@ def snapshot(s: State) -> dict:
         "outcomes": dict(s.outcomes) if s.outcomes else None,
         "result": s.result.as_dict() if s.result else None,
     }
+    if cb is not None and (cb.defend or cb.held):     # live play's decisions (absent before them:
+        out["combat"].update(defend=cb.defend, held=list(cb.held))   # the digests of older logs stay)
+    return out
 
 
 def digest(s: State) -> str:

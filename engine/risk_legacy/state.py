@@ -81,6 +81,8 @@ class Combat(NamedTuple):
     rolls: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())
     missiles: tuple[tuple[str, int, PlayerId], ...] = ()   # (side, die index, who fired)
     survivors: int = 0                            # attacking troops that must move in
+    defend: int = 0                               # defending troops declared (0: not declared)
+    held: tuple[PlayerId, ...] = ()               # Missile holders who passed since the last Missile
 
 
 class Flow(NamedTuple):

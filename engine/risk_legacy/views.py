@@ -77,7 +77,7 @@ def view(s: State, seat: PlayerId | None) -> dict:
     out["combat"] = None if cb is None else {
         "from": cb.frm, "to": cb.to, "attacker": cb.attacker, "defender": cb.defender,
         "dice": cb.dice, "stage": cb.stage, "rolls": [list(cb.rolls[0]), list(cb.rolls[1])],
-        "missiles": [list(m) for m in cb.missiles]}
+        "missiles": [list(m) for m in cb.missiles], "defend": cb.defend, "held": list(cb.held)}
     out["cards"] = {"draw": len(side.draw), "discard": sorted(side.discard), "coins": side.coins,
                     "events_left": side.events_left, "missions_left": side.missions_left,
                     "mission": list(side.mission) if side.mission else None}

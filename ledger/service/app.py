@@ -21,7 +21,9 @@ import json
 import re
 import secrets
 import threading
+import os
 import time
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Callable, Literal
 
@@ -88,24 +90,43 @@ def create_app(store: str | Path | EventStore | None = None, *,
                seed_for: Callable[[str], str] | None = None,
                poll_seconds: float = 0.05, rate: Rate | None = None,
                clock: Callable[[], float] = time.monotonic) -> FastAPI:
-    """The service over `store` (an open EventStore, or a DuckDB path; None: $LEDGER_DB or the
-    default file). `seed_for(game_id)`: the secret seed of a new seeded game (default 16 random
-    bytes; tests pass one to replay a known game). `poll_seconds`: how often a stream looks for
-    new events. `rate`: the appends one token may make (None: no limit); `clock` the seconds
-    it is measured by (tests pass their own)."""
+    """The service over `store` (an open EventStore, or where one is: a DuckDB file or a
+    postgresql:// URL; None: $LEDGER_DB or the default file). `seed_for(game_id)`: the secret
+    seed of a new seeded game (default 16 random bytes; tests pass one to replay a known game).
+    `poll_seconds`: how often a stream looks for new events. `rate`: the appends one token may
+    make (None: no limit); `clock` the seconds it is measured by (tests pass their own).
+
+    On a store other processes write too (PostgreSQL: several `ledger serve` workers), the
+    store's `listen` tells which games another process appended to, and a game's live table
+    reads those events before it is used again (a stream sends them)."""
     if not isinstance(store, EventStore):
         store = open_store(store)
     lock = threading.RLock()
-    tables = ServiceTables(store._con)   # the same DuckDB file: the service's tables beside the log
+    tables = ServiceTables(store)        # the service's tables beside the log, in its database
     live: dict[str, LiveTable] = {}
+    moved: set[str] = set()              # games another process appended to since last read
+    stop_listening = store.listen(lambda game_id, _seq: moved.add(game_id))
     make_seed = seed_for or (lambda _gid: secrets.token_hex(16))
 
-    app = FastAPI(title="ledger serve", version="1",
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI):
+        yield
+        if stop_listening is not None:
+            stop_listening()
+
+    app = FastAPI(title="ledger serve", version="1", lifespan=lifespan,
                   description="Live game logs: seats, hidden information, spectators (docs/service.md).")
     app.state.store, app.state.tables = store, tables
     app.router.route_class = StrictJsonRoute      # NaN, Infinity, lone surrogates: not JSON
     app.add_middleware(BodyLimit, limit=MAX_BODY)
     appends = AppendRate(rate, clock) if rate is not None else None
+
+    def caught_up(game_id: str, t: LiveTable) -> LiveTable:
+        """`t` with the events another process stored since it last read them (under lock)."""
+        if game_id in moved:
+            moved.discard(game_id)
+            t.resync(store)
+        return t
 
     @app.exception_handler(ServiceError)
     async def _service_error(_req: Request, exc: ServiceError) -> JSONResponse:
@@ -132,7 +153,7 @@ def create_app(store: str | Path | EventStore | None = None, *,
             if game is None:
                 raise ServiceError(404, "unknown-game", f"no game {game_id!r} is served here")
             t = live[game_id] = LiveTable.load(store, game)
-        return t
+        return caught_up(game_id, t)
 
     def role(t: LiveTable, authorization: str | None) -> str | None:
         """The caller's role in the game: ORGANIZER, a seat, or None (a spectator). A token
@@ -269,6 +290,7 @@ def create_app(store: str | Path | EventStore | None = None, *,
             nxt = start
             while True:
                 with lock:
+                    caught_up(game_id, t)
                     new = t.events_for(seat, nxt) if t.next_seq > nxt else []
                     over = t.finished and t.seed_shown
                 for e in new:
@@ -322,6 +344,15 @@ def create_app(store: str | Path | EventStore | None = None, *,
 
 PAGE_HEADERS = {"Cache-Control": "no-store", "Referrer-Policy": "no-referrer",
                 "X-Content-Type-Options": "nosniff"}
+
+
+def app_from_env() -> FastAPI:
+    """The app over the store $LEDGER_DB names: the factory each worker process of `ledger serve
+    --workers N` calls (uvicorn's factory=True); $LEDGER_SERVE_RATE and $LEDGER_SERVE_BURST give
+    its `--rate` and `--burst` (each worker counts the appends it takes)."""
+    burst = os.environ.get("LEDGER_SERVE_BURST")
+    rate = Rate.parse(os.environ.get("LEDGER_SERVE_RATE", "off"), int(burst) if burst else None)
+    return create_app(None, rate=rate)
 
 
 def _bearer(authorization: str | None) -> str | None:

@@ -100,10 +100,12 @@ class LiveTable:
 
     @property
     def finished(self) -> bool:
-        """Over, and its result claimed (the ruleset's `result_event` stored): nothing more is
+        """Over, its result claimed (the ruleset's `result_event` stored) and no decision left
+        (a game's own end may ask for some, e.g. rewards chosen after the win): nothing more is
         appended but the seed's reveal."""
         event = self.rs.result_event
-        return self.over and (event is None or any(s.raw.type == event for s in self.steps))
+        return (self.over and (event is None or any(s.raw.type == event for s in self.steps))
+                and not V.actors_now(self.rs, self.state))
 
     @property
     def seed_shown(self) -> bool:
@@ -112,7 +114,7 @@ class LiveTable:
         return self.game.seed is None or any(s.raw.type == self.rs.seed_event for s in self.steps)
 
     def actors(self) -> tuple[str, ...]:
-        return () if self.over else V.actors_now(self.rs, self.state)
+        return () if self.finished else V.actors_now(self.rs, self.state)
 
     def seats_for(self, actor: str) -> tuple[str, ...]:
         return V.seats_acting_for(self.rs, self.state, actor, self.game.seats)
@@ -168,7 +170,7 @@ class LiveTable:
         }
 
     def legal_for(self, seat: str | None) -> list[dict]:
-        if self.over:
+        if self.finished:
             return []
         return [{"actor": m.actor, "type": m.type, "payload": m.payload}
                 for m in V.moves_for(self.rs, self.state, seat)]

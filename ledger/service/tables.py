@@ -1,5 +1,7 @@
-"""The service's own tables, in the store's DuckDB file beside the event log (not in it): the
-games it runs (mode, dice, the seed it keeps until the end) and a hash per seat token.
+"""The service's own tables, in the store's database beside the event log (not in it): the
+games it runs (mode, dice, the seed it keeps until the end) and a hash per seat token. They are
+reached through the store's public SQL (`EventStore.execute`, `transaction`, `create_tables`),
+the same on DuckDB and PostgreSQL, so several server processes share them on PostgreSQL.
 
 Tokens are 32 random bytes (url-safe base64), shown once when the game is created; only their
 SHA-256 is kept, and a presented token is compared in constant time.
@@ -52,41 +54,34 @@ class ServiceGame:
 
 
 class ServiceTables:
-    """The service tables on a DuckDB connection (created when missing). Not thread-safe: the
+    """The service tables in a store's database (created when missing). Not thread-safe: the
     caller serialises (the app holds one lock around the store)."""
 
-    def __init__(self, con: Any):
-        self.con = con
-        for sql in DDL:
-            con.execute(sql)
+    def __init__(self, store: Any):
+        self.store = store
+        store.create_tables(DDL)
 
     def add_game(self, game: ServiceGame, seat_tokens: dict[str, str]) -> None:
-        con = self.con
-        con.execute("BEGIN TRANSACTION")
-        try:
-            con.execute("INSERT INTO service_games VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                        [game.game_id, game.ruleset, game.mode, game.dice_mode, game.seed,
-                         game.organizer_hash, json.dumps(list(game.seats)), game.created_at])
+        with self.store.transaction() as tx:
+            tx.execute("INSERT INTO service_games VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                       [game.game_id, game.ruleset, game.mode, game.dice_mode, game.seed,
+                        game.organizer_hash, json.dumps(list(game.seats)), game.created_at])
             for seat, token in seat_tokens.items():
-                con.execute("INSERT INTO service_seats VALUES (?, ?, ?)",
-                            [game.game_id, seat, token_hash(token)])
-            con.execute("COMMIT")
-        except Exception:
-            con.execute("ROLLBACK")
-            raise
+                tx.execute("INSERT INTO service_seats VALUES (?, ?, ?)",
+                           [game.game_id, seat, token_hash(token)])
 
     def game(self, game_id: str) -> ServiceGame | None:
-        row = self.con.execute("SELECT * FROM service_games WHERE game_id = ?", [game_id]).fetchone()
-        return None if row is None else _game(row)
+        rows = self.store.execute("SELECT * FROM service_games WHERE game_id = ?", [game_id])
+        return _game(rows[0]) if rows else None
 
     def games_of(self, organizer_token: str) -> list[ServiceGame]:
-        rows = self.con.execute("SELECT * FROM service_games WHERE organizer_hash = ? "
-                                "ORDER BY created_at, game_id", [token_hash(organizer_token)]).fetchall()
+        rows = self.store.execute("SELECT * FROM service_games WHERE organizer_hash = ? "
+                                  "ORDER BY created_at, game_id", [token_hash(organizer_token)])
         return [_game(r) for r in rows]
 
     def is_organizer_token(self, token: str) -> bool:
-        return self.con.execute("SELECT count(*) FROM service_games WHERE organizer_hash = ?",
-                                [token_hash(token)]).fetchone()[0] > 0
+        return self.store.execute("SELECT count(*) FROM service_games WHERE organizer_hash = ?",
+                                  [token_hash(token)])[0][0] > 0
 
     def role_of(self, game: ServiceGame, token: str) -> str | None:
         """ORGANIZER, a seat, or None for a token of no role in this game (constant-time
@@ -95,8 +90,8 @@ class ServiceTables:
         role = None
         if hmac.compare_digest(digest, game.organizer_hash):
             role = ORGANIZER
-        for seat, kept in self.con.execute("SELECT seat, token_hash FROM service_seats "
-                                           "WHERE game_id = ? ORDER BY seat", [game.game_id]).fetchall():
+        for seat, kept in self.store.execute("SELECT seat, token_hash FROM service_seats "
+                                             "WHERE game_id = ? ORDER BY seat", [game.game_id]):
             if hmac.compare_digest(digest, kept) and role is None:
                 role = seat
         return role

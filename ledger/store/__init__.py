@@ -1,12 +1,16 @@
-"""The event store: games, their events and what the engine found in them, in DuckDB.
+"""The event store: games, their events and what the engine found in them, in DuckDB (one file,
+the default) or PostgreSQL (a server many processes share).
 
 One module per concern: `errors`, `models` (the generic tables), `analytics_tables` (the tables
 made from the rulesets' projections), `campaigns`, `refusals` (STORE-*), `mapper` (judgement ->
 rows), `judging` (judging a whole log, or an append's events with a game's live judge),
-`interface` (the `EventStore` contract) and `duckdb` (the adapter). This package re-exports what
-callers use.
+`interface` (the `EventStore` contract), `sql` (what every SQL backend shares), the adapters
+`duckdb` and `postgres` (with `pg_migrations`, its versioned schema), and `location` (the one
+place a --db value or $LEDGER_DB is opened: a postgresql:// URL picks PostgreSQL, anything else
+is a DuckDB file). This package re-exports what callers use.
 
     store = open_store("ledger.duckdb")              # or $LEDGER_DB; created on first use
+    store = open_store("postgresql://ledger@127.0.0.1:5432/club")   # schema migrated on open
     outcome = store.ingest_read(read_log(path))      # new | present | extended | rejected
     head = store.append("g7", 12, [envelope, ...])   # optimistic: ConcurrencyConflict if not at 12
     store.events("g7")                               # the stored lines, byte for byte
@@ -79,13 +83,22 @@ only while no process writes). So:
   (PostgreSQL, for many writers at once).
 - A process killed mid-write (kill -9) loses only its open transaction: DuckDB replays its
   write-ahead log on the next open, and every game is whole or absent.
+
+On PostgreSQL any number of processes write at once (ledger/store/postgres.py): the same
+compare-and-set and the (game_id, seq) primary key decide, inside the database, who appended
+first; the loser gets ConcurrencyConflict (an append) or has its batch planned again on the new
+heads (an ingest: `SqlStore._commit_planned`), so no event is lost or stored twice. A killed
+client's open transaction is rolled back by the server. Commits are announced with NOTIFY
+(`EventStore.listen`), so the processes of `ledger serve` see each other's appends.
 """
 
 from __future__ import annotations
 
 from ledger.store.analytics_tables import ANALYTICS_TABLES, analytics_projections
 from ledger.store.campaigns import CAMPAIGN_MODELS, CampaignFindingRow, CampaignGameRow, CampaignRow
-from ledger.store.duckdb import DB_ENV, DEFAULT_DB, MODELS, DuckDBStore, open_store
+from ledger.store.duckdb import DB_ENV, DEFAULT_DB, MODELS, DuckDBStore
+from ledger.store.location import (display_name, is_database_url, location_of, open_store,
+                                   store_missing)
 from ledger.store.errors import (
     ConcurrencyConflict, GameNotFound, InvalidAppend, NotAStore, StoreBusy, StoreError,
 )
@@ -108,4 +121,5 @@ __all__ = [
     "Reject", "RejectRow", "STORE_RULES", "SnapshotRow", "StoreBusy", "StoreError",
     "TournamentRow", "analytics_projections", "event_frame", "judge_for_store",
     "load_log_from_store", "NotAStore", "log_text", "open_store", "read_fingerprint",
+    "display_name", "is_database_url", "location_of", "store_missing",
 ]

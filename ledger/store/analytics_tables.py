@@ -38,19 +38,21 @@ def quoted(name: str) -> str:
     return '"' + name.replace('"', '""') + '"'
 
 
-def create_sql(p: Projection) -> str:
-    """CREATE TABLE for a projection: its columns in order, its key as the primary key."""
-    columns = [f"{quoted(c)} {SQL_TYPES[t]}" for c, t in p.columns.items()]
+def create_sql(p: Projection, types: dict[str, str] = SQL_TYPES) -> str:
+    """CREATE TABLE for a projection: its columns in order (of `types`, a database's SQL type
+    per column type), its key as the primary key."""
+    columns = [f"{quoted(c)} {types[t]}" for c, t in p.columns.items()]
     if p.key:
         columns.append(f"PRIMARY KEY ({', '.join(quoted(k) for k in p.key)})")
     return f"CREATE TABLE IF NOT EXISTS {quoted(p.table)} ({', '.join(columns)})"
 
 
-def add_columns_sql(p: Projection, present: Iterable[str]) -> list[str]:
+def add_columns_sql(p: Projection, present: Iterable[str],
+                    types: dict[str, str] = SQL_TYPES) -> list[str]:
     """ALTER TABLE for the columns a projection declares that a stored table lacks (a store
     made before the ruleset added them; older rows hold null there)."""
     have = set(present)
-    return [f"ALTER TABLE {quoted(p.table)} ADD COLUMN {quoted(c)} {SQL_TYPES[t]}"
+    return [f"ALTER TABLE {quoted(p.table)} ADD COLUMN {quoted(c)} {types[t]}"
             for c, t in p.columns.items() if c not in have]
 
 
@@ -72,10 +74,13 @@ def insert_sql(p: Projection, rows: int) -> str:
             f"VALUES {', '.join([marks] * rows)}")
 
 
-def update_sql(p: Projection, rows: Sequence[tuple]) -> tuple[str, list[Any]] | None:
+def update_sql(p: Projection, rows: Sequence[tuple],
+               cast: dict[str, str] | None = None) -> tuple[str, list[Any]] | None:
     """UPDATE of the stored rows with the keys of `rows` (tuples in the projection's column
     order) to their values, and its parameters; None when every column is in the key. One row
-    is updated by its key (in DuckDB, half the cost of an UPDATE ... FROM VALUES)."""
+    is updated by its key (in DuckDB, half the cost of an UPDATE ... FROM VALUES). `cast`
+    (SQL types by column type): the values of several rows are cast to their columns' types,
+    for a database that types a VALUES list by its values (PostgreSQL)."""
     table = quoted(p.table)
     columns = list(p.columns)
     changed = [i for i, c in enumerate(columns) if c not in p.key]
@@ -86,7 +91,8 @@ def update_sql(p: Projection, rows: Sequence[tuple]) -> tuple[str, list[Any]] | 
         return (f"UPDATE {table} SET {', '.join(f'{quoted(columns[i])} = ?' for i in changed)} "
                 f"WHERE " + " AND ".join(f"{quoted(columns[i])} = ?" for i in keys),
                 [rows[0][i] for i in changed] + [rows[0][i] for i in keys])
-    marks = "(" + ", ".join("?" * len(columns)) + ")"
+    marks = "(" + ", ".join("?" if cast is None else f"CAST(? AS {cast[t]})"
+                            for t in p.columns.values()) + ")"
     sets = ", ".join(f"{quoted(columns[i])} = v.{quoted(columns[i])}" for i in changed)
     return (f"UPDATE {table} SET {sets} FROM (VALUES {', '.join([marks] * len(rows))}) "
             f"AS v({', '.join(map(quoted, columns))}) WHERE "

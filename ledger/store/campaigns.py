@@ -15,7 +15,7 @@ from sqlalchemy import JSON, Column
 from sqlmodel import Field, Session, SQLModel, select
 
 from ledger.store.errors import StoreError
-from ledger.store.mapper import _ArrowStream, _Batch, _now
+from ledger.store.mapper import _Batch, _now
 
 # --- campaigns: games linked into the campaigns they name -------------------------------------------
 #
@@ -109,8 +109,8 @@ def _report_links(batch: _Batch) -> None:
 
 
 class CampaignLinks:
-    """The DuckDB store's campaign part: reading the campaign tables and linking campaigns again
-    in the open transaction (mixed into DuckDBStore, whose connection and helpers it uses)."""
+    """The store's campaign part: reading the campaign tables and linking campaigns again in
+    the open transaction (mixed into SqlStore, whose connection and helpers it uses)."""
 
     def _write_campaigns(self, batch: _Batch) -> None:
         """Replace the campaign_games rows of every game judged in the batch and link each
@@ -121,17 +121,12 @@ class CampaignLinks:
             fresh.setdefault(row["campaign"], []).append(row)
         touched = set(fresh)
         if batch.relink:
-            ids = pl.DataFrame({"game_id": batch.relink}, schema={"game_id": pl.String})
-            con.register("_ledger_relinked", _ArrowStream(ids))
-            try:
-                touched.update(c for (c,) in con.execute(
-                    "SELECT DISTINCT campaign FROM campaign_games WHERE game_id IN "
-                    "(SELECT game_id FROM _ledger_relinked)").fetchall())
-                for table in ("campaign_games", "campaign_findings"):
-                    con.execute(f"DELETE FROM {table} WHERE game_id IN "
-                                f"(SELECT game_id FROM _ledger_relinked)").fetchall()
-            finally:
-                con.unregister("_ledger_relinked")
+            touched.update(c for (c,) in con.execute(
+                "SELECT DISTINCT campaign FROM campaign_games WHERE game_id IN "
+                "(SELECT unnest(?::VARCHAR[]))", [batch.relink]).fetchall())
+            for table in ("campaign_games", "campaign_findings"):
+                con.execute(f"DELETE FROM {table} WHERE game_id IN "
+                            f"(SELECT unnest(?::VARCHAR[]))", [batch.relink]).fetchall()
         if not touched:
             return
         stamp = _now()
@@ -148,6 +143,7 @@ class CampaignLinks:
         from ledger.campaign import hooks_of
 
         con = self._con
+        self._lock_campaign(name)
         first = self._one("SELECT world0::VARCHAR, ruleset FROM campaigns WHERE name = ?", [name])
         world0 = json.loads(first[0]) if first and first[0] is not None else None
         hooks = hooks_of(first[1] if first else (fresh[0]["ruleset"] if fresh else None))
@@ -209,16 +205,10 @@ class CampaignLinks:
                             [link["status"], link["waiting_for"], len(link["findings"]), stamp,
                              gid]).fetchall()
         self._insert("campaign_games", pl.DataFrame(new_rows, schema=_CAMPAIGN_GAME_SCHEMA),
-                     "* REPLACE (start_world::JSON AS start_world, end_world::JSON AS end_world, "
-                     "record::JSON AS record)")
+                     ("start_world", "end_world", "record"))
         self._insert("campaign_findings", pl.DataFrame(findings, schema=_CAMPAIGN_FINDING_SCHEMA,
                                                        orient="row"))
 
-
-    def _has_campaign_tables(self) -> bool:
-        """False only for a store made before campaigns were kept, opened read-only."""
-        return self._one("SELECT count(*) FROM duckdb_tables() WHERE schema_name = "
-                         "current_schema() AND table_name = 'campaign_findings'")[0] == 1
 
     def campaigns(self) -> list[CampaignRow]:
         with self._lock, Session(self._engine) as session:

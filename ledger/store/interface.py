@@ -6,7 +6,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Callable, ContextManager, Iterable, Protocol, Sequence
 
 from engine.core.text import seq_text
 from replay.logfile import LogRead, read_log_text
@@ -142,8 +142,16 @@ def _winners_text(winners: list[str] | None) -> str:
     return " and ".join(winners) or "no winner"
 
 
+class Statements(Protocol):
+    """Statements in one open transaction of a store (`EventStore.transaction`)."""
+
+    def execute(self, sql: str, params: Sequence[Any] | None = None) -> list[tuple]:
+        """Run one statement (`?` placeholders); its rows (a write's: its row count)."""
+
+
 class EventStore(ABC):
-    """The store's contract; DuckDB is the embedded backend, PostgreSQL could be another."""
+    """The store's contract; DuckDB is the embedded backend (one writing process per file),
+    PostgreSQL the one shared by many writing processes and servers."""
 
     backend: str = "?"
     name: str = "?"
@@ -257,6 +265,29 @@ class EventStore(ABC):
     def export_parquet(self, out_dir: str | Path, game_id: str | None = None) -> Path:
         """Write events (one game or all) as Parquet under `out_dir`, partitioned by ruleset and
         date (hive style: ruleset=.../date=.../*.parquet)."""
+
+    # -- tables that other parts of ledger keep in the store's database, beside the store's own
+    # (ledger serve's games and tokens): the same SQL on every backend, `?` placeholders
+
+    @abstractmethod
+    def execute(self, sql: str, params: Sequence[Any] | None = None) -> list[tuple]:
+        """Run one statement in a transaction of its own; its rows (a write's: its row count)."""
+
+    @abstractmethod
+    def transaction(self) -> ContextManager[Statements]:
+        """A transaction for several statements, committed at the end of the `with` block and
+        rolled back on any error."""
+
+    @abstractmethod
+    def create_tables(self, statements: Sequence[str]) -> None:
+        """Run CREATE TABLE IF NOT EXISTS statements in one transaction, serialised against
+        other processes doing the same on the same database."""
+
+    def listen(self, on_append: Callable[[str, int], None]) -> Callable[[], None] | None:
+        """Call `on_append(game_id, seq)` whenever another process commits events of a game to
+        this database (from a thread of the store's), until the function returned is called.
+        None where no other process can write the database (DuckDB: one writer per file)."""
+        return None
 
     @abstractmethod
     def close(self) -> None:

@@ -1,0 +1,121 @@
+"""Warrior Knights in words, for replays: one line per event, the board as lines, the headings of
+a round's parts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def _card(card: Any) -> str:
+    if isinstance(card, dict):
+        return card.get("id") or ", ".join(f"{k} {v}" for k, v in card.items() if k != "expeditions")
+    return str(card)
+
+
+def _cards(cards: Any) -> str:
+    return ", ".join(_card(x) for x in cards or [])
+
+
+def describe_event(type_: str, actor: str | None, payload: Any, view: dict | None) -> str:
+    """One line for an event as logged."""
+    p = payload if isinstance(payload, dict) else {}
+    who = actor or "the table"
+    match type_:
+        case "TroopsDealt":
+            return "Mercenaries dealt: " + "; ".join(f"{q} {_cards(v)}" for q, v in p.get("mercenaries", {}).items())
+        case "TroopsAssigned":
+            return f"{who} assigns troops: " + "; ".join(f"{k} {', '.join(v)}" for k, v in p.get("armies", {}).items())
+        case "CitiesRazed":
+            return f"Fate cards drawn to raze cities: {_cards(p.get('cards'))}"
+        case "MarketRevealed":
+            return f"Mercenaries face up: {_cards(p.get('mercenaries'))}; Agendas: {_cards(p.get('agendas'))}"
+        case "OfficesChosen":
+            return f"Fate cards for the Chairman: {_cards(p.get('chairman'))}; for the Head of the Church: {_cards(p.get('head_of_church'))}"
+        case "StrongholdPlaced":
+            return f"{who} places his stronghold at {p.get('area')}"
+        case "NoblePlaced":
+            return f"{who} places {p.get('noble')} at {p.get('area')}"
+        case "StacksPlanned":
+            if p.get("stacks") is not None:
+                return f"{who} plans " + " | ".join(", ".join(x) or "-" for x in p["stacks"])
+            return f"{who} plans {p.get('counts')} cards face down (committed)"
+        case "PlanOpened":
+            return f"{who} opens his plan: " + " | ".join(", ".join(x) or "-" for x in p.get("stacks", []))
+        case "CardRevealed":
+            return f"Stack {p.get('stack')}: {p.get('owner') or 'Neutral'} {p.get('card')}"
+        case "ActionDeclined":
+            return f"{who} declines the action"
+        case "TaxesLevied":
+            return f"{who} levies taxes"
+        case "SoldiersDrafted":
+            return f"{who} puts a marker on space {p.get('spot')} of the Mercenary Track"
+        case "SupportRallied":
+            return f"{who} rallies support"
+        case "ChurchServed":
+            return f"{who} serves the Church"
+        case "ForcesMobilized":
+            moves = "; ".join(f"{m.get('noble')} {'by sea ' if m.get('sea') else ''}to {' -> '.join(m.get('path', []))}"
+                              for m in p.get("moves", []))
+            att = p.get("attack")
+            fight = (f"; attacks {att.get('defender')} ({att.get('kind')}) with {', '.join(att.get('armies', []))}"
+                     if att else "")
+            return f"{who} mobilizes in {p.get('area')}: {moves or 'no move'}{fight}"
+        case "FateDrawn":
+            return f"Fate cards for the {p.get('side')}: {_cards(p.get('cards'))}"
+        case "FateDiscarded":
+            return f"{who} discards {len(p.get('discard', []))} Fate cards face down"
+        case "CasualtiesAssigned":
+            toks = ", ".join(f"{k} {v}" for k, v in p.get("tokens", {}).items())
+            return f"{who} takes casualties: {toks or 'none'}" + (f", {p['breaches']} breaches" if p.get("breaches") else "")
+        case "WagesPaid":
+            return f"{who} pays wages" + (f"; lets {', '.join(p['unpaid'])} go" if p.get("unpaid") else "")
+        case "VotesHidden":
+            return f"{who} hides his votes for {p.get('agenda')}"
+        case "VotesRevealed":
+            return f"{who} reveals {p.get('votes')} votes for {p.get('agenda')}"
+        case "VoteDeclared":
+            return f"{who} casts his votes on {p.get('agenda')}: {p.get('choice')}"
+        case "MercenaryHired":
+            hires = p.get("hires", {})
+            return f"{who} hires " + (", ".join(f"{m} to {h}" for m, h in hires.items()) if hires else "nobody")
+        case "RevoltDrawn":
+            return f"Revolt card for {p.get('city')}: {_card(p.get('card'))}"
+        case "Adjusted":
+            return f"{who} records an adjustment for {p.get('source')}"
+        case "GameEnded":
+            return f"The game ends: {p.get('winner') or 'no winner'} declared"
+    rest = ", ".join(f"{k} {v}" for k, v in p.items() if v not in (None, [], {}, False))
+    return f"{who}: {type_}" + (f" ({rest})" if rest else "")
+
+
+def board_lines(view: dict, indent: str = "    ") -> list[str]:
+    """The board view as lines: each Baron's holdings, then the Nobles on the board."""
+    out = []
+    for seat, b in view.get("barons", {}).items():
+        cities = [c for c, cs in view.get("cities", {}).items() if cs.get("owner") == seat]
+        out.append(f"{indent}{seat} ({b['color']}): {b['crowns']} crowns, {b['influence']} Influence, "
+                   f"{b['faith']} Faith, {b['votes']} Votes; stronghold {b['stronghold'] or 'off the board'}; "
+                   f"cities {', '.join(cities) or 'none'}")
+    nobles = [f"{k} at {n['area']}{' (exhausted)' if n['exhausted'] else ''}{' (at sea)' if n['at_sea'] else ''}"
+              for k, n in view.get("nobles", {}).items() if n.get("area") and not n.get("dead")]
+    if nobles:
+        out.append(f"{indent}Nobles: " + "; ".join(nobles))
+    out.append(f"{indent}Influence pool: {view.get('influence_pool')}; Chairman {view.get('chairman')}, "
+               f"Head of the Church {view.get('head_of_church')}")
+    return out
+
+
+def section(phase: str, round_: int, turn: int):
+    return (round_, phase if phase != "special" else "actions")
+
+
+def phase_heading(phase: str, round_: int, turn: int) -> str:
+    names = {"setup": "setup", "planning": "Planning", "actions": "Actions", "upkeep": "Upkeep", "over": "the end"}
+    if phase == "setup":
+        return "== Setup =="
+    return f"== Round {round_}: {names.get(phase, phase)} =="
+
+
+def start_lines(view: dict) -> list[str]:
+    return ["Barons: " + ", ".join(f"{q} ({b['color']})" for q, b in view.get("barons", {}).items()),
+            f"Influence pool: {view.get('influence_pool')}"]

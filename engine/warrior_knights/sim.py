@@ -1,0 +1,811 @@
+"""Simulated Warrior Knights games: seeded bots play whole legal games on the shipped example
+board and cards (invented data, marked so in every report).
+
+    simulate(seed, game_id, {"players": "4"}) -> engine.core.projection.SimulatedGame  (RULESET.simulate)
+
+Pure: everything random comes from one `random.Random` seeded by the seed and the game id, and
+every choice from a set is made from its sorted list, so the same seed writes the same bytes.
+
+What a simulated log holds: GameStarted (the Barons, the digests of the data), the setup, then
+each round: every Baron's plan as a commitment (opened with its salt once the round's Actions are
+over), the cards revealed stack by stack (a Neutral card drawn from the Neutral deck as it comes),
+each resolution, the Special Phases, the Upkeep; every card drawn (Fate, Event, Mercenary,
+Agenda) is taken from the deck the engine tracks, as a table would draw it. Effects of the
+invented Event and Agenda texts are recorded as adjustments signed by the Baron who applies them.
+Each event is judged by the engine as it is made; an event the engine rejects is a bug
+(SimulationError). A game not over after `MAX_ROUNDS` rounds stops there (no GameEnded).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Any, Mapping
+
+from engine.core.commit import commitment
+from engine.core.projection import SimulatedGame
+from engine.core.record import LogRecorder, judged_next
+from engine.warrior_knights import battles as B
+from engine.warrior_knights import engine as E
+from engine.warrior_knights.assembly import PRIVATE, _current, _open_agendas
+from engine.warrior_knights.common import (
+    army_strength, cities_of, city_strength, in_city, stronghold_spot_problem,
+)
+from engine.warrior_knights.events import PAYLOADS
+from engine.warrior_knights.gamedata import GameData, default_data
+from engine.warrior_knights.moves import path_problem, sea_problem
+from engine.warrior_knights.phases import may_receive, regular_wages
+from engine.warrior_knights.common import Ctx
+from engine.warrior_knights.neutral import FOLLOW_UPS
+from engine.warrior_knights.rounds import advance, plan_text
+from engine.warrior_knights.state import STRONGHOLD, Deck, State, evolve
+
+COLOURS = ("red", "blue", "green", "yellow", "purple", "white")
+MAX_ROUNDS = 40
+MAX_EVENTS = 20000
+
+
+class SimulationStuck(RuntimeError):
+    """The bots found no move in a state the engine waits in (a bug in the bots)."""
+
+
+def _pick_from(deck: Deck | None, rng: random.Random) -> str:
+    """A card drawn from a deck as the engine tracks it: any of its unknown pile, else the
+    first of its known bottom, else (empty) any of its discards, reshuffled."""
+    if deck.pile:
+        return rng.choice(sorted(deck.pile))
+    if deck.bottom:
+        return deck.bottom[0]
+    return rng.choice(sorted(deck.discard))
+
+
+class Table:
+    """The cards the table draws, kept in step with the engine's decks between draws of one event."""
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+    def draw(self, deck: Deck, n: int, keep=lambda card: True) -> list[str]:
+        out: list[str] = []
+        d = deck
+        for _ in range(n):
+            if not d.pile and not d.bottom:
+                d = Deck(d.discard)
+            if not d.pile and not d.bottom:
+                break                      # the deck and its discards are all out
+            pool = sorted(x for x in d.pile if keep(x)) if d.pile else []
+            if d.pile and pool:
+                card = self.rng.choice(pool)
+            else:
+                card = _pick_from(d, self.rng)
+            out.append(card)
+            d = Deck(d.pile - {card}, tuple(x for x in d.bottom if x != card), d.discard - {card})
+        return out
+
+
+class Bots:
+    """The decisions of every Baron, and the table's draws, for one game."""
+
+    def __init__(self, data: GameData, rng: random.Random):
+        self.data, self.rng = data, rng
+        self.table = Table(rng)
+        self.plans: dict[str, tuple[tuple[str, ...], ...]] = {}
+        self.salts: dict[str, str] = {}
+        self.opened: set[str] = set()
+        self.votes: dict[str, dict[str, int]] = {}
+        self.vote_salts: dict[str, str] = {}
+        self.event_card: str | None = None
+        self.adjusted: dict = {}
+
+    # -- helpers -------------------------------------------------------------------------------
+
+    def salt(self) -> str:
+        return "%016x" % self.rng.getrandbits(64)
+
+    def fate_cards(self, s: State, n: int) -> list[str]:
+        return self.table.draw(s.fate, n)
+
+    def baron_by_fate(self, s: State) -> list[str]:
+        """Fate cards drawn until one names a colour in play."""
+        colours = {b.color for b in s.barons.values()}
+        out = []
+        d = s.fate
+        while True:
+            card = self.table.draw(d, 1)[0]
+            out.append(card)
+            d = Deck(d.pile - {card}, tuple(x for x in d.bottom if x != card), d.discard - {card})
+            if self.data.cards.fate[card].baron in colours:
+                return out
+
+    # -- the next event --------------------------------------------------------------------------
+
+    def settled(self, s: State) -> State:
+        """The state once the Neutral card being resolved is closed, when the bots are done with it
+        (the engine closes it the same way when the next event is none of its follow-ups)."""
+        p = s.flow.pending
+        if (s.flow.phase == "actions" and p is not None and p.owner is None and p.stage in FOLLOW_UPS
+                and self._neutral_done(s)):
+            return advance(evolve(s, flow=s.flow._replace(pending=p._replace(stage="done"))), Ctx())
+        return s
+
+    def next(self, s: State) -> tuple[str, str | None, dict]:
+        s = self.settled(s)
+        if s.result is not None:
+            opened = self.open_plans(s)
+            if opened is not None:
+                return opened
+            r = s.result
+            return "GameEnded", None, {"winner": r.winners[0] if r.winners else None, "reason": r.reason}
+        f = s.flow
+        if f.phase == "setup":
+            return self.setup(s)
+        if s.battle is not None:
+            return self.battle(s)
+        if f.phase == "planning":
+            return self.plan(s)
+        if f.phase == "actions":
+            return self.actions(s)
+        if f.phase == "special":
+            return self.special(s)
+        if f.phase == "upkeep":
+            return self.upkeep(s)
+        raise SimulationStuck(f"no move in phase {f.phase} ({f.step})")
+
+    # -- setup -----------------------------------------------------------------------------------
+
+    def setup(self, s: State):
+        f = s.flow
+        mercs = self.data.cards.mercenaries
+        if f.step == "troops":
+            dealt = {}
+            d = s.mercs
+            for seat in s.seats:
+                fifty = self.table.draw(d, 1, lambda m: mercs[m].strength == 50 and mercs[m].kind == "troop")[0]
+                d = d._replace(pile=d.pile - {fifty})
+                hundred = self.table.draw(d, 1, lambda m: mercs[m].strength == 100 and mercs[m].kind == "troop")[0]
+                d = d._replace(pile=d.pile - {hundred})
+                dealt[seat] = [fifty, hundred]
+            return "TroopsDealt", None, {"mercenaries": dealt}
+        if f.step == "assign":
+            seat = next(q for q in s.seats if not s.setup.get(f"assigned:{q}"))
+            troops = sorted(s.barons[seat].troops.values(), key=lambda t: (-t.strength, t.id))
+            shapes = ["star", "square", "triangle", "circle"]
+            self.rng.shuffle(shapes)
+            armies: dict[str, list[str]] = {}
+            for i, t in enumerate(troops):
+                holder = shapes[i % 3] if self.rng.random() < 0.85 else STRONGHOLD
+                armies.setdefault(holder, []).append(t.id)
+            return "TroopsAssigned", seat, {"armies": armies}
+        if f.step == "raze":
+            want = {2: 11, 3: 7, 4: 5, 5: 3}[len(s.seats)]
+            cities: list[str] = []
+            cards = []
+            d = s.fate
+            while len(cities) < want:
+                card = self.table.draw(d, 1)[0]
+                d = Deck(d.pile - {card}, (), d.discard)
+                city = self.data.cards.fate[card].city
+                if city not in cities:
+                    cities.append(city)
+                cards.append(card)
+            return "CitiesRazed", None, {"cards": cards}
+        if f.step == "market":
+            m = self.table.draw(s.mercs, len(s.seats) + 1, lambda x: mercs[x].kind == "troop")
+            a = self.table.draw(s.agenda_deck, 3)
+            return "MarketRevealed", None, {"mercenaries": m, "agendas": a}
+        if f.step == "offices":
+            chair = self.baron_by_fate(s)
+            d = Deck(s.fate.pile - set(chair), s.fate.bottom, s.fate.discard | set(chair))
+            head = self.baron_by_fate(evolve(s, fate=d))
+            return "OfficesChosen", None, {"chairman": chair, "head_of_church": head}
+        if f.step == "strongholds":
+            seat = f.current
+            spots = [a for a in sorted(self.data.board.areas) if stronghold_spot_problem(s, a, seat, True) is None]
+            return "StrongholdPlaced", seat, {"area": self.rng.choice(spots)}
+        if f.step == "nobles":
+            seat = f.current
+            nobles = sorted(n.id for n in s.nobles.values() if n.owner == seat and n.area is None and n.army.troops)
+            noble = nobles[0]
+            home = s.barons[seat].stronghold
+            spots = [a for a in sorted(self.data.board.areas) if self._noble_spot_ok(s, seat, a)]
+            near = [a for a in spots if a == home or a in self.data.board.neighbours[home]]
+            return "NoblePlaced", seat, {"noble": noble, "area": self.rng.choice(near or spots)}
+        raise SimulationStuck(f"setup step {f.step}")
+
+    def _noble_spot_ok(self, s: State, seat: str, a: str) -> bool:
+        if not self.data.board.areas[a].is_kingdom:
+            return False
+        if any(n.area == a and n.owner != seat for n in s.nobles.values()):
+            return False
+        return not any(q != seat and b.stronghold == a for q, b in s.barons.items())
+
+    # -- planning --------------------------------------------------------------------------------
+
+    def plan(self, s: State):
+        planned = s.plans if s.flow.phase == "planning" else {}
+        seat = next(q for q in s.seats if q not in planned)
+        hand = list(s.barons[seat].hand)
+        self.rng.shuffle(hand)
+        stacks = []
+        for _ in range(3):
+            take = min(2, len(hand))
+            if take and self.rng.random() < 0.15:
+                take -= 1
+            stacks.append(tuple(sorted(hand[:take])))
+            hand = hand[take:]
+        stacks = tuple(stacks)
+        salt = self.salt()
+        self.plans[seat], self.salts[seat] = stacks, salt
+        self.opened.discard(seat)
+        return "StacksPlanned", seat, {"counts": [len(x) for x in stacks],
+                                       "commitment": commitment(plan_text(stacks), salt)}
+
+    def open_plans(self, s: State):
+        for seat in s.seats:
+            p = s.plans.get(seat)
+            if p is not None and p.commitment is not None and not p.opened and seat in self.plans:
+                return "PlanOpened", seat, {"stacks": [list(x) for x in self.plans[seat]], "salt": self.salts[seat]}
+        return None
+
+    # -- actions ---------------------------------------------------------------------------------
+
+    def actions(self, s: State):
+        f = s.flow
+        p = f.pending
+        if p is None:
+            return self.reveal(s)
+        if p.owner is None:
+            return self.neutral(s)
+        return self.baron_card(s)
+
+    def reveal(self, s: State):
+        f = s.flow
+        left = f.left[f.stack - 1]
+        owners = sorted((o for o, n in left.items() if n), key=lambda o: o or "")
+        owner = self.rng.choice(owners)
+        if owner is None:
+            kinds = self.data.cards.neutral_actions
+            pool = []
+            for k in sorted(kinds.values(), key=lambda k: k.type):
+                if k.deck == "base":
+                    pool += [k.type] * (k.copies - s.neutral_used.get(k.type, 0))
+            card = self.rng.choice(pool)
+        else:
+            plan = self.plans[owner]
+            shown = s.plans[owner].revealed[f.stack - 1]
+            rest = list((Counter(plan[f.stack - 1]) - Counter(shown)).elements())
+            card = self.rng.choice(sorted(rest))
+        return "CardRevealed", None, {"stack": f.stack, "owner": owner, "card": card}
+
+    def baron_card(self, s: State):
+        p = s.flow.pending
+        seat = p.owner
+        card = p.card
+        if card == "versatile":
+            options = ["levy_taxes", "rally_support", "serve_the_church", "draft_soldiers", "mobilize_forces"]
+            self.rng.shuffle(options)
+            for opt in options:
+                ev = self.baron_action(s, seat, opt, versatile=True)
+                if ev is not None:
+                    return ev
+            return "ActionDeclined", seat, {}
+        ev = self.baron_action(s, seat, card, versatile=False)
+        if ev is not None:
+            return ev
+        area = self.data.cards.baron_actions[card].area
+        return "ActionDeclined", seat, ({"area": area["move"]} if isinstance(area, dict) else {})
+
+    def baron_action(self, s: State, seat: str, action: str, versatile: bool):
+        b = s.barons[seat]
+        if action == "levy_taxes":
+            areas = {n.area for n in s.nobles.values() if n.owner == seat and not n.dead and n.area and not n.at_sea}
+            return "TaxesLevied", seat, {"crowns": len(areas)}
+        if action == "rally_support":
+            return "SupportRallied", seat, {}
+        if action == "serve_the_church":
+            return "ChurchServed", seat, {}
+        if action == "draft_soldiers":
+            free = [t for t in self.data.board.usable_spots(len(s.seats)) if s.track[t.spot - 1] is None]
+            if versatile:
+                free = [t for t in free if t.fee <= b.crowns - 4]
+            if not free:
+                return None
+            spot = free[-1] if versatile else self.rng.choice(free)
+            return "SoldiersDrafted", seat, {"spot": spot.spot}
+        if action == "mobilize_forces":
+            return self.mobilize(s, seat)
+        return None
+
+    def _strength(self, s: State, nid: str) -> int:
+        n = s.nobles[nid]
+        return army_strength(s, n.owner, n.army) - 100 * n.army.casualties
+
+    def _reach(self, s: State, seat: str, start: str) -> list[tuple[str, list[str]]]:
+        """Areas a Noble at `start` can reach by land, with a path."""
+        board = self.data.board
+        out = []
+        for a in sorted(board.neighbours.get(start, ())):
+            if path_problem(s, seat, start, [a], frozenset()) is None:
+                out.append((a, [a]))
+        # road moves of 2 or 3
+        frontier = [(start, [])]
+        for _ in range(3):
+            nxt = []
+            for here, path in frontier:
+                for a in sorted(board.neighbours.get(here, ())):
+                    bd = board.border(here, a)
+                    if not bd.road or not bd.is_passable or a in path or a == start:
+                        continue
+                    newp = path + [a]
+                    if len(newp) > 1 and path_problem(s, seat, start, newp, frozenset()) is None:
+                        out.append((a, newp))
+                    nxt.append((a, newp))
+            frontier = nxt
+        return out
+
+    def mobilize(self, s: State, seat: str):
+        board = self.data.board
+        ready = sorted(n.id for n in s.nobles.values()
+                       if n.owner == seat and not n.dead and n.area and not n.at_sea and not n.exhausted
+                       and n.army.troops)
+        if not ready:
+            return None
+        options = []
+        for nid in ready:
+            n = s.nobles[nid]
+            st = self._strength(s, nid)
+            # fight where he stands
+            options += [(score, nid, [], n.area, att) for score, att in self._attacks(s, seat, n.area, [nid], st)]
+            for area, path in self._reach(s, seat, n.area):
+                for score, att in self._attacks(s, seat, area, [nid], st):
+                    options.append((score - 1, nid, path, area, att))
+                city = board.areas[area].city
+                value = 0
+                if city is not None and not s.cities[city].razed and s.cities[city].owner != seat:
+                    value = 3
+                elif any(board.areas[x].city and not s.cities[board.areas[x].city].razed
+                         and s.cities[board.areas[x].city].owner != seat for x in board.neighbours[area]):
+                    value = 1
+                options.append((value + self.rng.random(), nid, path, area, None))
+            if board.areas[n.area].port and self.rng.random() < 0.1:
+                ports = [a for a in board.ports if a != n.area and sea_problem(s, n.area, a) is None]
+                if ports:
+                    options.append((0.5, nid, "sea", self.rng.choice(ports), None))
+        if not options:
+            return None
+        options.sort(key=lambda o: (-o[0], o[1], str(o[2]), o[3]))
+        _, nid, path, area, att = options[0]
+        payload: dict[str, Any] = {"area": area, "moves": []}
+        if path == "sea":
+            payload["moves"] = [{"noble": nid, "path": [area], "sea": True}]
+        elif path:
+            payload["moves"] = [{"noble": nid, "path": path}]
+        if att is not None:
+            payload["attack"] = att
+            if path:
+                printed = self.data.cards.baron_actions["mobilize_forces"].area
+                payload["card_area"] = self.rng.choice([printed["move"], printed["battle"]]) \
+                    if isinstance(printed, dict) else None
+        if not payload["moves"] and att is None:
+            return None
+        return "ForcesMobilized", seat, payload
+
+    def _attacks(self, s: State, seat: str, area: str, armies: list[str], strength: int):
+        """(score, Attack payload) of the battles worth starting in `area` with `armies`."""
+        board = self.data.board
+        out = []
+        city = board.areas[area].city
+        others = {n.owner for n in s.nobles.values() if n.area == area and not n.dead and n.owner != seat}
+        if city is not None and not s.cities[city].razed:
+            owner = s.cities[city].owner
+            if owner != seat:
+                blockers = others - {owner}
+                if not blockers:
+                    guards = [n.id for n in s.nobles.values()
+                              if n.area == area and n.owner == owner and not n.dead and not n.at_sea and owner is not None]
+                    defence = city_strength(s, city) + sum(self._strength(s, k) for k in guards) + (200 if guards else 0)
+                    if strength + 200 > defence + 100:
+                        kind = "assault"
+                        att = {"defender": owner or "neutral", "kind": kind, "armies": armies, "commander": armies[0]}
+                        out.append((5 + (strength + 200 - defence) / 100, att))
+                    elif strength + 200 > defence and s.cities[city].siege is None:
+                        att = {"defender": owner or "neutral", "kind": "siege", "armies": armies, "commander": armies[0]}
+                        out.append((4, att))
+                    elif s.cities[city].siege is not None and s.cities[city].siege[0] == seat \
+                            and s.cities[city].siege[1] < s.flow.round and strength + 200 > defence:
+                        att = {"defender": owner or "neutral", "kind": "siege", "armies": armies, "commander": armies[0]}
+                        out.append((8, att))
+        for q, b in s.barons.items():
+            if q != seat and b.stronghold == area and not (others - {q}):
+                defence = b.stronghold_strength - 100 * b.stronghold_breaches + army_strength(s, q, b.stronghold_army)
+                if strength + 200 > defence + 200:
+                    out.append((6, {"defender": q, "kind": "assault", "armies": armies, "commander": armies[0]}))
+        for q in sorted(others):
+            field = [n for n in s.nobles.values() if n.area == area and n.owner == q and not n.dead
+                     and not n.at_sea and not in_city(s, n)]
+            if field and strength > sum(self._strength(s, n.id) for n in field):
+                out.append((3, {"defender": q, "kind": "field", "armies": armies, "commander": armies[0]}))
+        return out
+
+    # -- Neutral cards -----------------------------------------------------------------------------
+
+    def _neutral_done(self, s: State) -> bool:
+        p = s.flow.pending
+        if p.stage == "effects":
+            return not self._effects(s)
+        order = p.detail.get("order", ())
+        return all(q in p.acted for q in order) or self._seat_action(s) is None
+
+    def neutral(self, s: State):
+        p = s.flow.pending
+        d = p.detail
+        if p.card == "important_event":
+            if p.stage == "drawer":
+                self.event_card = self.table.draw(s.events, 1)[0]
+                colour = self.data.cards.events[self.event_card].color
+                head = s.head_of_church
+                others = [q for q in s.seats if q != head]
+                if colour == "red":
+                    drawer = head if s.barons[head].faith < 1 or self.rng.random() < 0.5 else self.rng.choice(others)
+                elif colour == "green":
+                    drawer = self.rng.choice(others) if s.barons[head].faith < 1 or self.rng.random() < 0.5 else head
+                else:
+                    drawer = self.rng.choice(sorted(s.seats))
+                return "EventDrawerChosen", head, {"drawer": drawer, "colour": colour}
+            if p.stage == "draw":
+                return "EventCardDrawn", d["drawer"], {"card": self.event_card}
+            todo = self._effects(s)
+            if todo:
+                return todo.pop(0)
+        if p.card == "fund_expedition":
+            if p.stage == "fund":
+                idle = [x for x, e in sorted(s.expeditions.items()) if not e.spot]
+                if not idle or self.rng.random() < 0.3:
+                    return "ExpeditionFunded", s.chairman, {"expedition": None}
+                stakes = {q: min(b.crowns, self.rng.randint(0, 3)) for q, b in s.barons.items()}
+                blessed = s.barons[s.head_of_church].faith >= 2 and self.rng.random() < 0.5
+                return "ExpeditionFunded", s.chairman, {"expedition": self.rng.choice(idle),
+                                                        "stakes": {q: n for q, n in stakes.items() if n},
+                                                        "blessed": blessed}
+            x = d["owed"][0]
+            n = 2 if s.expeditions[x].blessed else 1
+            return "ExpeditionFateDrawn", None, {"expedition": x, "cards": self.fate_cards(s, n)}
+        ev = self._seat_action(s)
+        if ev is not None:
+            return ev
+        raise SimulationStuck(f"the Neutral card {p.card} ({p.stage}) waits, and the bots have no move")
+
+    def _effects(self, s: State) -> list:
+        """What the drawer does about the Event just drawn (the invented texts, applied as
+        adjustments he signs; a red one he may cancel): decided once, emitted one by one."""
+        p = s.flow.pending
+        ev = p.detail.get("event")
+        if ev is None:
+            return []
+        key = (s.flow.round, s.flow.stack, ev.id, len(s.flow.left[s.flow.stack - 1]), sum(s.flow.left[s.flow.stack - 1].values()))
+        if key not in self.adjusted:
+            drawer = p.detail["drawer"]
+            b = s.barons[drawer]
+            todo = []
+            if ev.color == "red" and ev.cancel_faith is not None and b.faith >= ev.cancel_faith and self.rng.random() < 0.6:
+                todo.append(("EventCancelled", drawer, {"faith": {drawer: ev.cancel_faith}}))
+            else:
+                effects = {"ev01": {"crowns": 3}, "ev04": {"crowns": -min(3, b.crowns)}, "ev05": {"votes": 2},
+                           "ev09": {"faith": 1}}
+                if ev.id in effects:
+                    todo.append(("Adjusted", drawer, {"source": ev.id, **effects[ev.id], "text": ev.text}))
+            self.adjusted[key] = todo
+        return self.adjusted[key]
+
+    def _seat_action(self, s: State):
+        p = s.flow.pending
+        order = p.detail.get("order", ())
+        done = set(p.acted)
+        start = max((order.index(q) for q in done), default=-1) + 1
+        for seat in order[start:]:
+            b = s.barons[seat]
+            if p.card == "upgrade_defenses":
+                for city in cities_of(s, seat):
+                    cs = s.cities[city]
+                    if cs.siege is not None:
+                        continue
+                    if cs.breaches and b.crowns >= 2:
+                        return "DefensesUpgraded", seat, {"city": city, "repair": min(cs.breaches, b.crowns // 2)}
+                    if not cs.fortified and b.crowns >= 10:
+                        return "DefensesUpgraded", seat, {"city": city, "fortify": True}
+            if p.card == "muster_troops":
+                for n in sorted(s.nobles.values()):
+                    if n.owner == seat and n.army.casualties and b.crowns >= 2:
+                        return "TroopsMustered", seat, {"army": n.id, "tokens": min(n.army.casualties, b.crowns // 2)}
+        return None
+
+    # -- battles -------------------------------------------------------------------------------------
+
+    def battle(self, s: State):
+        b = s.battle
+        if b.stage == "commanders":
+            d = b.defender
+            best = max(B._nobles(d), key=lambda k: (self._strength(s, k), k))
+            return "CommanderDeclared", d.baron, {"noble": best}
+        if b.stage == "draw":
+            for w in ("attacker", "defender"):
+                side = b.attacker if w == "attacker" else b.defender
+                n = B.fate_count(s, b, w)
+                if n and not side.drawn:
+                    return "FateDrawn", None, {"side": w, "cards": self.fate_cards(s, n)}
+        if b.stage == "discard":
+            for side in (b.attacker, b.defender):
+                if not side.discarded:
+                    n = len(side.drawn)
+                    worth = {"victory": 0, "deal_100": 1, "prevent_100": 2, "draw_1": 3, "retreat_draw_1": 3, "none": 4}
+                    ranked = sorted(range(n), key=lambda i: (-worth[side.drawn[i].battle], i))
+                    k = max(min(2, n - 1), 0)
+                    return "FateDiscarded", side.baron, {"discard": sorted(ranked[:k])}
+        if b.stage == "draw1":
+            for w in ("attacker", "defender"):
+                side = b.attacker if w == "attacker" else b.defender
+                if side.owed_draws:
+                    return "FateDrawn", None, {"side": w, "cards": self.fate_cards(s, side.owed_draws)}
+        if b.stage == "casualties":
+            for w in ("attacker", "defender"):
+                side = b.attacker if w == "attacker" else b.defender
+                if not side.assigned:
+                    return "CasualtiesAssigned", side.baron, self._assign(s, b, w, side)
+        if b.stage == "aftermath":
+            kind, who = b.after[0]
+            if kind in ("die", "retreat"):
+                if who not in b.deserters:
+                    return "DesertersDrawn", None, {"noble": who, "card": self.fate_cards(s, 1)[0]}
+                n = s.nobles[who]
+                nat = b.deserters[who]
+                troops = s.barons[n.owner].troops
+                match = sorted(t for t in n.army.troops if troops[t].mercenary and troops[t].nationality == nat)
+                deserter = match[0] if match else None
+                if kind == "retreat":
+                    spots = B._retreat_spots(s, n)
+                    return "Retreated", n.owner, {"noble": who, "to": spots[0] if spots else None, "deserter": deserter}
+                need = n.army.casualties * 100
+                mercs = sorted((t for t in n.army.troops if troops[t].mercenary and t != deserter),
+                               key=lambda t: (troops[t].strength, t))
+                gone, total = [], 0
+                for t in mercs:
+                    if total >= need:
+                        break
+                    gone.append(t)
+                    total += troops[t].strength
+                while len(gone) > 1 and total - troops[gone[0]].strength >= need:
+                    total -= troops[gone[0]].strength
+                    gone = gone[1:]
+                return "NobleLost", n.owner, {"noble": who, "deserter": deserter, "discarded": gone}
+            if kind == "take":
+                return "CityTaken", b.attacker.baron, {"raze": self.rng.random() < 0.1}
+            if kind == "stronghold":
+                held = cities_of(s, who)
+                return "StrongholdCityGiven", who, {"city": min(held, key=lambda c: self.data.board.cities[c].income) if held else None}
+        raise SimulationStuck(f"battle stage {b.stage}")
+
+    def _assign(self, s: State, b, which: str, side) -> dict:
+        owed = B.casualties_to(s, b, which)
+        breaches = 0
+        if which == "defender" and b.kind == "assault":
+            breaches = min(owed, B.target_strength(s, b) // 100)
+            owed -= breaches
+        tokens: dict[str, int] = {}
+        armies = list(side.armies)
+        i = 0
+        while owed > 0 and armies:
+            k = armies[i % len(armies)]
+            tokens[k] = tokens.get(k, 0) + 1
+            owed -= 1
+            i += 1
+        return {"tokens": tokens, "breaches": breaches}
+
+    # -- Special Phases ---------------------------------------------------------------------------------
+
+    def special(self, s: State):
+        f = s.flow
+        if f.step == "wages":
+            seat = f.current
+            b = s.barons[seat]
+            regular, _ = regular_wages(s, seat)
+            left = b.crowns - regular
+            mercs = sorted((t for t in b.troops.values() if t.mercenary), key=lambda t: (t.wage / t.strength, t.id))
+            unpaid, total = [], 0
+            for t in mercs:
+                if total + t.wage <= left:
+                    total += t.wage
+                else:
+                    unpaid.append(t.id)
+            return "WagesPaid", seat, {"unpaid": unpaid, "crowns": regular + total}
+        if f.step == "draft":
+            seat = f.current
+            b = s.barons[seat]
+            holder = STRONGHOLD if b.stronghold else None
+            if holder is None:
+                for n in sorted(s.nobles.values()):
+                    if n.owner == seat and may_receive(s, seat, n.id) is None:
+                        holder = n.id
+                        break
+            for n in sorted(s.nobles.values()):
+                if n.owner == seat and n.area is not None and not n.dead and may_receive(s, seat, n.id) is None:
+                    holder = n.id
+                    break
+            affordable = sorted((t for t in s.market if t.wage <= b.crowns - 3), key=lambda t: (-t.strength, t.wage, t.id))
+            if holder is None or not affordable or self.rng.random() < 0.2:
+                return "MercenaryHired", seat, {}
+            return "MercenaryHired", seat, {"hires": {affordable[0].id: holder}}
+        if f.step == "draft_reveal":
+            kinds = self.data.cards.mercenaries
+            return "MercenariesRevealed", None, {"cards": self.table.draw(s.mercs, len(s.seats) + 1,
+                                                                          lambda m: kinds[m].kind == "troop")}
+        if f.step == "assembly":
+            return self.assembly(s)
+        raise SimulationStuck(f"special step {f.step}")
+
+    def assembly(self, s: State):
+        a = s.assembly
+        if a.step == "acting":
+            return "ActingChairmanAppointed", s.chairman, {"baron": a.attending[0]}
+        if a.step == "private":
+            return "PrivateMotionDrawn", None, {"cards": self.baron_by_fate(s)}
+        if a.step == "private_call":
+            self.votes = {}
+            caller = a.agendas[0]
+            mine = s.barons[caller].charges
+            if mine and self.rng.random() < 0.5:
+                return "PrivateMotionCalled", caller, {"motion": "discard", "target": mine[0]}
+            if s.barons[caller].banned:
+                return "PrivateMotionCalled", caller, {"motion": "rescind_ban", "target": caller}
+            return "PrivateMotionCalled", caller, {}
+        if a.step == "order":
+            self.votes = {}
+            order = list(s.agendas)
+            self.rng.shuffle(order)
+            return "AgendaOrderDeclared", a.chairman, {"order": order}
+        if a.step == "hide":
+            open_ = _open_agendas(s)
+            for seat in a.attending:
+                for ag in open_:
+                    if f"{ag}|{seat}" not in a.votes:
+                        n = self._votes_for(s, seat, ag, open_)
+                        salt = self.salt()
+                        self.vote_salts[f"{ag}|{seat}"] = salt
+                        return "VotesHidden", seat, {"agenda": ag, "commitment": commitment(n, salt)}
+            ag = _current(s)
+            for seat in a.attending:
+                v = a.votes.get(f"{ag}|{seat}")
+                if v is None or v.votes is None:
+                    n = self.votes[seat][ag]
+                    return "VotesRevealed", seat, {"agenda": ag, "votes": n, "salt": self.vote_salts[f"{ag}|{seat}"]}
+        if a.step == "declare":
+            seat = s.flow.current
+            ag = _current(s)
+            return "VoteDeclared", seat, {"agenda": ag, "choice": self._choice(s, seat, ag)}
+        if a.step == "tie":
+            tied = s.setup.get("tied", ())
+            pick = a.chairman if a.chairman in tied else ("yes" if "yes" in tied else tied[0])
+            return "TieBroken", a.chairman, {"agenda": _current(s), "choice": pick}
+        if a.step == "office":
+            seat = s.setup["office_to"]
+            noble = sorted(n.id for n in s.nobles.values() if n.owner == seat and not n.dead)[0]
+            return "OfficeAssigned", seat, {"agenda": _current(s), "noble": noble}
+        if a.step == "charge":
+            seat = s.setup["charged"]
+            return "ChargeDiscarded", seat, {"agenda": s.barons[seat].charges[0]}
+        if a.step == "new":
+            return "AgendasRevealed", None, {"cards": self.table.draw(s.agenda_deck, 3)}
+        raise SimulationStuck(f"assembly step {a.step}")
+
+    def _votes_for(self, s: State, seat: str, agenda: str, open_: tuple) -> int:
+        """How many votes a Baron hides for an Agenda (with 2 players, for all of them at once)."""
+        if seat not in self.votes or agenda not in self.votes[seat]:
+            held = s.barons[seat].votes
+            split = {}
+            for ag in open_:
+                n = self.rng.randint(0, held)
+                split[ag] = n
+                held -= n
+            self.votes.setdefault(seat, {}).update(split)
+        return self.votes[seat][agenda]
+
+    def _choice(self, s: State, seat: str, agenda: str) -> str:
+        if agenda == PRIVATE:
+            return "yes" if self.rng.random() < 0.6 else "no"
+        card = s.agenda_cards[agenda]
+        if card.vote == "yes_no":
+            return "yes" if self.rng.random() < 0.5 else "no"
+        if card.kind == "charge":
+            return self.rng.choice([q for q in s.seats if q != seat])
+        return seat
+
+    # -- Upkeep -------------------------------------------------------------------------------------------
+
+    def upkeep(self, s: State):
+        f = s.flow
+        opened = self.open_plans(s)
+        if opened is not None:
+            return opened
+        if f.step == "revolts":
+            if f.revolt_owed is not None:
+                city = f.revolt_owed
+                owner = s.cities[city].owner
+                b = s.barons[owner]
+                cost = 2 * self.data.board.cities[city].income
+                pay = "faith" if b.faith >= 1 else "crowns" if b.crowns >= cost + 2 else None
+                return "RevoltSettled", owner, {"city": city, "pay": pay}
+            return "RevoltDrawn", None, {"city": f.revolts[0], "card": self.fate_cards(s, 1)[0]}
+        if f.step == "return":
+            for seat in f.order[f.index:]:
+                b = s.barons[seat]
+                if b.stronghold is None:
+                    spots = [a for a in sorted(self.data.board.areas)
+                             if stronghold_spot_problem(s, a, seat, setup=False) is None]
+                    if spots:
+                        return "StrongholdPlaced", seat, {"area": self.rng.choice(spots)}
+                homes = ([b.stronghold] if b.stronghold else []) + [
+                    self.data.board.cities[c].area for c in cities_of(s, seat) if s.cities[c].siege is None]
+                for n in sorted(s.nobles.values()):
+                    if n.owner == seat and (n.area is None or n.dead) and n.army.troops and homes:
+                        return "NobleReturned", seat, {"noble": n.id, "area": homes[0]}
+                if b.stronghold_army.troops:
+                    for n in sorted(s.nobles.values()):
+                        if n.owner == seat and (n.area is None or n.dead) and not n.army.troops and homes \
+                                and not b.stronghold_army.casualties:
+                            return "TroopsTransferred", seat, {"from": STRONGHOLD, "to": n.id,
+                                                               "troops": list(b.stronghold_army.troops)}
+            return self.plan(s)
+        raise SimulationStuck(f"upkeep step {f.step}")
+
+
+def seat_count(options: Mapping[str, str]) -> int:
+    raw = options.get("players", "2")
+    try:
+        n = int(raw)
+    except (TypeError, ValueError):
+        raise ValueError(f"--players {raw!r}: Warrior Knights is played by 2 to 6 Barons") from None
+    if not 2 <= n <= 6:
+        raise ValueError(f"--players {n}: Warrior Knights is played by 2 to 6 Barons")
+    return n
+
+
+def play_game(seed: int, game_id: str, players: int, data: GameData | None = None) -> SimulatedGame:
+    data = data or default_data()
+    rng = random.Random(f"warrior-knights:{seed}:{game_id}")
+    seats = COLOURS[:players]
+    rec = LogRecorder(game_id)
+    start = {"ruleset": "warrior-knights", "players": [{"id": q} for q in seats],
+             "data": {"board": data.board.digest, "cards": data.cards.digest}}
+    rec.add("GameStarted", None, **start)
+    model = PAYLOADS["GameStarted"].model_validate(start)
+    problems = [v for v in E.check_start(model, data) if v.blocking]
+    if problems:
+        raise ValueError(problems[0].message)
+    state = E.initial_state(model, data)
+    bots = Bots(data, rng)
+    while state.result is None and state.flow.round <= MAX_ROUNDS and len(rec.envelopes) < MAX_EVENTS:
+        type_, actor, payload = bots.next(state)
+        state = judged_next(E.step, PAYLOADS, state, rec, type_, actor, payload)
+        rec.add(type_, actor, **payload)
+    finished = state.result is not None
+    if finished:
+        opened = bots.open_plans(state)
+        while opened is not None:
+            state = judged_next(E.step, PAYLOADS, state, rec, *opened)
+            rec.add(opened[0], opened[1], **opened[2])
+            opened = bots.open_plans(state)
+        if rec.envelopes[-1]["type"] != "GameEnded":
+            winner = state.result.winners[0] if state.result.winners else None
+            payload = {"winner": winner, "reason": state.result.reason}
+            state = judged_next(E.step, PAYLOADS, state, rec, "GameEnded", None, payload)
+            rec.add("GameEnded", None, **payload)
+    return SimulatedGame(game_id, rec.sealed(), state.flow.round,
+                         state.result.winners[0] if finished and state.result.winners else None,
+                         state.result.reason if finished else None, finished)
+
+
+def simulate(seed: int, game_id: str, options: Mapping[str, str]) -> SimulatedGame:
+    """RULESET.simulate: `options` {"players": "2".."6"}."""
+    unknown = sorted(set(options) - {"players"})
+    if unknown:
+        raise ValueError(f"Warrior Knights simulations take no --{unknown[0]} option")
+    return play_game(seed, game_id, seat_count(options))

@@ -1,0 +1,58 @@
+"""Warrior Knights bots (#14): seeded games for 2 to 6 Barons played to the end with no
+findings, the same bytes for the same seed, through `ledger simulate`."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from engine.warrior_knights.sim import play_game, simulate
+from ledger.cli import app
+from replay.judge import judge
+from replay.logfile import read_log, write_log
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_bots_play_seeded_games_to_the_end_with_no_findings(tmp_path, players):
+    for seed in range(3):
+        game = play_game(seed, f"wk-{players}-{seed}", players)
+        assert game.finished, (players, seed)
+        path = tmp_path / f"{players}-{seed}.jsonl"
+        write_log(path, game.envelopes)
+        j = judge(read_log(path))
+        assert j.findings == [] and j.result is not None and j.result.winners[:1] == (game.winner,)[:len(j.result.winners)]
+        assert any("not the published board" in n for n in j.data_notes)
+
+
+def test_the_same_seed_gives_the_same_bytes():
+    a = simulate(7, "g", {"players": "4"})
+    b = simulate(7, "g", {"players": "4"})
+    assert a.envelopes == b.envelopes
+    assert simulate(8, "g", {"players": "4"}).envelopes != a.envelopes
+
+
+def test_simulate_refuses_a_player_count_the_game_does_not_have():
+    with pytest.raises(ValueError, match="2 to 6 Barons"):
+        simulate(1, "g", {"players": "7"})
+    with pytest.raises(ValueError, match="no --variant option"):
+        simulate(1, "g", {"variant": "x"})
+
+
+def test_ledger_simulate_writes_games_that_verify(tmp_path):
+    runner = CliRunner()
+    out = tmp_path / "out"
+    r = runner.invoke(app, ["simulate", "--ruleset", "warrior-knights", "--players", "3", "--games", "2",
+                            "--seed", "11", "--out", str(out), "--json"])
+    assert r.exit_code == 0, r.output
+    report = json.loads(r.stdout)
+    assert report["ruleset"] == "warrior-knights" and report["unfinished"] == []
+    again = tmp_path / "again"
+    runner.invoke(app, ["simulate", "--ruleset", "warrior-knights", "--players", "3", "--games", "2",
+                        "--seed", "11", "--out", str(again)])
+    assert (out / "game-0002.jsonl").read_bytes() == (again / "game-0002.jsonl").read_bytes()
+    v = runner.invoke(app, ["verify", str(out / "game-0001.jsonl")])
+    assert v.exit_code == 0 and "VERIFIED" in v.output and "not the published board" in v.output
+    bad = runner.invoke(app, ["simulate", "--ruleset", "warrior-knights", "--players", "9", "--out", str(tmp_path / "x")])
+    assert bad.exit_code == 2 and "2 to 6 Barons" in bad.output
