@@ -61,18 +61,13 @@ def _free_port() -> int:
 
 
 def bot_games(n: int, first_seed: int = 101) -> dict[str, list[dict]]:
-    """N Risk Europe games the bots play, by id, with their secrets in clear (bids as amounts,
-    cards as ids: what seat clients that trust the server with their secrets send; the tests'
-    opener, tests/test_views.py). The bots' own logs commit bids as hashes, and the service
-    cannot yet take their reveals (no seat may act while the bids wait for them)."""
-    from engine.core.ruleset import get_ruleset
+    """N Risk Europe games the bots play as at a live table (each turn ended by its player),
+    by id, with their secrets in clear (bids as amounts, cards as ids: what seat clients that
+    trust the server with their secrets send; the tests' opener, tests/test_views.py)."""
+    from engine.risk_europe.sim import simulate_game
     from tests.test_views import open_europe
-    rs = get_ruleset("risk-europe")
-    out = {}
-    for k in range(n):
-        gid = f"load-{k:02d}"
-        out[gid] = open_europe(list(rs.simulate(first_seed + k, gid, {}).envelopes))
-    return out
+    return {f"load-{k:02d}": open_europe(simulate_game(first_seed + k, f"load-{k:02d}", live=True))
+            for k in range(n)}
 
 
 def _request(e: dict, seats: dict[str, str], organizer: str) -> tuple[str, dict]:

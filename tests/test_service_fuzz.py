@@ -69,7 +69,7 @@ def service(tmp_path_factory):
     from fastapi.testclient import TestClient
 
     from engine.risk_europe.sim import simulate_game
-    log = open_europe(simulate_game(5, "fuzz-play"))
+    log = open_europe(simulate_game(5, "fuzz-play", live=True))
     seed = log[-1]["payload"]["seed"]
     app = create_app(tmp_path_factory.mktemp("fuzz") / "fuzz.duckdb",
                      seed_for=lambda _g: seed, poll_seconds=0.01)
@@ -89,7 +89,7 @@ def service(tmp_path_factory):
     post_log(client, play.game_id, {"seats": play.seats, "organizer": play.organizer}, log, 14)
     # finished: a bot game recorded to its end
     events = [{"type": e["type"], "actor": e["actor"], "payload": e["payload"]}
-              for e in open_europe(simulate_game(5, "fuzz-done"))[1:]]
+              for e in open_europe(simulate_game(5, "fuzz-done", live=True))[1:]]
     done = new("fuzz-done", dice="table", mode="record")
     for start in range(0, len(events), 64):
         r = client.post("/games/fuzz-done/events", headers=auth(done.organizer),

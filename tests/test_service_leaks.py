@@ -41,7 +41,7 @@ ROUTES = ("events", "state", "legal", "page")
 @pytest.fixture(scope="module")
 def log() -> list[dict]:
     from engine.risk_europe.sim import simulate_game
-    return open_europe(simulate_game(11, GAME, variant=VARIANT))
+    return open_europe(simulate_game(11, GAME, variant=VARIANT, live=True))
 
 
 def _seq_of(log, type_: str, actor: str, n: int = 0) -> int:

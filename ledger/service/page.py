@@ -38,7 +38,7 @@ from ledger.service.live import LiveTable, Step
 from ledger.service.tables import ORGANIZER
 from replay.narrate import event_line, position_heading
 
-RECENT = 15
+RECENT = 20
 """How many of the latest events the page tells in words."""
 
 
