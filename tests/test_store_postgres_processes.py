@@ -171,10 +171,18 @@ def test_ingests_killed_with_sigkill_at_random_moments_leave_no_partial_game(pg_
                                  str(rng.choice([195, 600, 1000]))],
                                 cwd=ROOT, stdout=subprocess.PIPE, text=True)
         first = proc.stdout.readline().strip()       # a transaction committed: the ingest runs
-        time.sleep(rng.random() * 0.8)               # then a random moment in what follows
+        told = [first]
+        # then a random moment in what follows: after a random number of the 40 games were
+        # told committed (at most 30, so the kill lands mid-ingest on a fast machine too), and
+        # a random part of the next few milliseconds
+        for _ in range(rng.randint(0, 29)):
+            told.append(proc.stdout.readline().strip())
+            if told[-1] in ("done", ""):
+                break
+        time.sleep(rng.random() * 0.02)
         proc.send_signal(signal.SIGKILL)
         proc.wait(timeout=30)
-        rest = proc.stdout.read().split()
+        rest = told[1:] + proc.stdout.read().split()
         killed_mid_ingest += first != "done" and "done" not in rest
         with open_store(url, read_only=True) as store:
             report = store.check()
