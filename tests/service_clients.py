@@ -40,12 +40,16 @@ is_chance = is_europe_chance
 """Is the logged event one the server makes with seeded dice (asked for with an empty payload)?"""
 
 
-def post_event(client: Any, game: str, created: dict, e: dict) -> httpx.Response | None:
+def post_event(client: Any, game: str, created: dict, e: dict,
+               next_seq: int | None = None) -> httpx.Response | None:
     """Post the logged event `e` at its seq with its seat's token (the organizer's for chance
     and claims; dice asked for with an empty payload, rerolls without their rolls). None when
-    the server has stored that seq already (dice no one decides, the seed's reveal)."""
+    the server has stored that seq already (dice no one decides, the seed's reveal); the
+    server's next seq is asked for unless given."""
     seats, org = created["seats"], created["organizer"]
-    if client.get(f"/games/{game}/state").json()["next_seq"] > e["seq"] or e["type"] == "SeedRevealed":
+    if next_seq is None:
+        next_seq = client.get(f"/games/{game}/state").json()["next_seq"]
+    if next_seq > e["seq"] or e["type"] == "SeedRevealed":
         return None
     chance = is_chance(e)
     payload = {} if chance else {k: v for k, v in e["payload"].items()
@@ -57,10 +61,14 @@ def post_event(client: Any, game: str, created: dict, e: dict) -> httpx.Response
 
 
 def post_log(client: Any, game: str, created: dict, log: list[dict], upto: int) -> None:
-    """Post the log's events from the server's next seq up to seq `upto` (exclusive)."""
+    """Post the log's events from the server's next seq up to seq `upto` (exclusive), following
+    the head each answer gives."""
+    nxt = client.get(f"/games/{game}/state").json()["next_seq"]
     for e in log[1:upto]:
-        r = post_event(client, game, created, e)
+        r = post_event(client, game, created, e, nxt)
         assert r is None or r.status_code == 200, (e, r.text)
+        if r is not None:
+            nxt = r.json()["head"]["next_seq"]
 
 
 def read_stream(base: str, game: str, *, until: int, token: str | None = None,
