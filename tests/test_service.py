@@ -5,7 +5,6 @@ Risk Europe game played through HTTP against the real server."""
 from __future__ import annotations
 
 import json
-import socket
 import threading
 import time
 
@@ -19,6 +18,7 @@ from engine.core.ruleset import get_ruleset
 from ledger.cli import app as cli
 from ledger.service import create_app
 from ledger.store import open_store
+from tests.service_support import HttpClient, auth, free_port
 from tests.test_views import open_europe
 
 SIM_SEED, SIM_GAME = 3, "svc-3"
@@ -50,9 +50,6 @@ def new_game(client, **over):
     assert r.status_code == 201, r.text
     return r.json()
 
-
-def auth(token):
-    return {"Authorization": f"Bearer {token}"}
 
 
 def play_log(client, created, log, *, check_legal_every=0) -> list[dict]:
@@ -93,31 +90,12 @@ def test_a_whole_game_through_the_app_equals_the_bots_log(tmp_path, sim_log):
     assert seen == sim_log
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class _HttpClient:
-    """httpx against the real server, with TestClient's calling convention."""
-
-    def __init__(self, base: str):
-        self.c = httpx.Client(base_url=base, timeout=30)
-
-    def get(self, url, **kw):
-        return self.c.get(url, **kw)
-
-    def post(self, url, **kw):
-        return self.c.post(url, **kw)
-
-
 def test_the_real_server_plays_a_whole_game_a_spectator_follows_and_it_verifies(tmp_path, sim_log):
     import uvicorn
     db = tmp_path / "live.duckdb"
     seed = _seed_of(sim_log)
     app = create_app(db, seed_for=lambda _g: seed, poll_seconds=0.02)
-    port = _free_port()
+    port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -126,7 +104,7 @@ def test_the_real_server_plays_a_whole_game_a_spectator_follows_and_it_verifies(
             break
         time.sleep(0.05)
     base = f"http://127.0.0.1:{port}"
-    client = _HttpClient(base)
+    client = HttpClient(base)
     try:
         created = new_game(client)
         streamed: list[dict] = []
