@@ -564,23 +564,36 @@ def _deserter(s: State, nid: str, name: str | None, c: Ctx) -> tuple[bool, str |
     return True, name
 
 
-def noble_lost(s: State, e, c: Ctx) -> State | None:
-    item = _current(s, ("die",), c, "NobleLost")
+def _owed_noble(s: State, e, c: Ctx, kind: str, event: str, rule: str, now: str,
+                acts: str) -> tuple[str, Noble, str | None] | None:
+    """The Noble a battle's `kind` step (a death, a retreat) waits for, if `e` is his owner's
+    decision for him after his deserters' Fate card: (his id, him, the deserter named)."""
+    item = _current(s, (kind,), c, event)
     if item is None:
         return None
-    nid = noble_of(s, e.payload.noble, e.actor, c, "WK-NOBLE-DEATH")
+    nid = noble_of(s, e.payload.noble, e.actor, c, rule)
     if nid is None:
         return None
     if nid != item[1]:
-        return c.skip("WK-NOBLE-DEATH", f"the Noble dying now is {item[1]}, not {nid}")
+        c.skip(rule, f"the Noble {now} is {item[1]}, not {nid}")
+        return None
     n = s.nobles[nid]
     if e.actor != n.owner:
-        return c.skip("WK-ACTOR", f"{n.owner} decides for his dying Noble {nid}, not {e.actor}")
-    if nid not in s.battle.deserters:
-        return c.skip("WK-DESERTERS", f"the Fate card for {nid}'s deserters is drawn first")
-    ok, deserter = _deserter(s, nid, e.payload.deserter, c)
-    if not ok:
+        c.skip("WK-ACTOR", f"{n.owner} {acts} {nid}, not {e.actor}")
         return None
+    if nid not in s.battle.deserters:
+        c.skip("WK-DESERTERS", f"the Fate card for {nid}'s deserters is drawn first")
+        return None
+    ok, deserter = _deserter(s, nid, e.payload.deserter, c)
+    return (nid, n, deserter) if ok else None
+
+
+def noble_lost(s: State, e, c: Ctx) -> State | None:
+    owed = _owed_noble(s, e, c, "die", "NobleLost", "WK-NOBLE-DEATH", "dying now",
+                       "decides for his dying Noble")
+    if owed is None:
+        return None
+    nid, n, deserter = owed
     troops = s.barons[n.owner].troops
     left = [t for t in n.army.troops if t != deserter]
     need = n.army.casualties * TOKEN
@@ -612,22 +625,11 @@ def noble_lost(s: State, e, c: Ctx) -> State | None:
 
 
 def retreated(s: State, e, c: Ctx) -> State | None:
-    item = _current(s, ("retreat",), c, "Retreated")
-    if item is None:
+    owed = _owed_noble(s, e, c, "retreat", "Retreated", "WK-RETREAT", "retreating now",
+                       "moves his retreating Noble")
+    if owed is None:
         return None
-    nid = noble_of(s, e.payload.noble, e.actor, c, "WK-RETREAT")
-    if nid is None:
-        return None
-    if nid != item[1]:
-        return c.skip("WK-RETREAT", f"the Noble retreating now is {item[1]}, not {nid}")
-    n = s.nobles[nid]
-    if e.actor != n.owner:
-        return c.skip("WK-ACTOR", f"{n.owner} moves his retreating Noble {nid}, not {e.actor}")
-    if nid not in s.battle.deserters:
-        return c.skip("WK-DESERTERS", f"the Fate card for {nid}'s deserters is drawn first")
-    ok, deserter = _deserter(s, nid, e.payload.deserter, c)
-    if not ok:
-        return None
+    nid, n, deserter = owed
     spots = _retreat_spots(s, n)
     to = e.payload.to
     if to is None:
