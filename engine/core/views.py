@@ -9,6 +9,7 @@ view is its `snapshot`, its events are shown as logged):
     redact_payload(rs, type, actor, payload, seat, before, after, now=None)
                                                    an event's payload as `seat` may see it at `now`
     hidden_from(rs, state, seat)                   the secrets the state holds that `seat` may not see
+    redaction_key(rs, state, seat)                 what the redaction of past events for `seat` depends on
     digest_for(rs, state, seat)                    the state digest, or None while it would tell a secret
     moves_for(rs, state, seat)                     the legal moves `seat` makes
     actors_now(rs, state)                          the actors whose decision the game may take now
@@ -101,6 +102,19 @@ def secrets_of(rs: Any, state: Any) -> tuple[Secret, ...]:
 def hidden_from(rs: Any, state: Any, seat: str | None) -> tuple[Secret, ...]:
     """The secrets of the state that `seat` may not see (all of them for a spectator)."""
     return tuple(x for x in secrets_of(rs, state) if x.owner != seat)
+
+
+def redaction_key(rs: Any, state: Any, seat: str | None) -> tuple:
+    """What the redaction of past events for `seat` depends on in the state it looks from: whether
+    the game is over, and the secrets hidden from it (`hidden_from`). The contract a `redact`
+    hook keeps, which lets a reader keep the events it showed `seat` and look again only at the
+    new ones (ledger.service.live): while this key is the same, an event `redact` showed as
+    logged stays shown as logged. (One it showed redacted may come out later without the key
+    changing, e.g. a bid logged as a commitment with an extra key, once its bidding closes: a
+    reader looks again at those.) When the key changes, every event may read differently: a
+    card revealed, or a value shown before (a card drawn face up) secret again once a reshuffled
+    deck deals it face down."""
+    return (rs.result(state) is not None, hidden_from(rs, state, seat))
 
 
 def digest_for(rs: Any, state: Any, seat: str | None) -> str | None:

@@ -46,12 +46,28 @@ class Step:
 
 
 @dataclass
+class _SeatReads:
+    """What one seat (or a spectator) was last shown of the log, kept so that a read looks at
+    the new steps only (engine.core.views.redaction_key says when that is enough).
+
+    `key`: the redaction key it was computed at; `upto`: the steps looked at; `redacted`: the
+    payload shown, by seq, of each step shown redacted (every other step is shown as logged)."""
+
+    key: tuple
+    upto: int = 0
+    redacted: dict[int, Any] = field(default_factory=dict)
+
+
+@dataclass
 class LiveTable:
     rs: Ruleset
     game: ServiceGame
     judge: Judge
     steps: list[Step]
     tape: DiceTape | None
+    types: set[str] = field(default_factory=set)
+    """The event types stored (the result's claim, the seed's reveal: asked after every append)."""
+    reads: dict[str | None, _SeatReads] = field(default_factory=dict)
 
     # --- loading -----------------------------------------------------------------------------
 
@@ -67,6 +83,7 @@ class LiveTable:
         table = cls(rs, game, judge, [], DiceTape(game.seed) if game.seed else None)
         first = read.events[0]
         table.steps.append(Step(first, json.loads(first.raw), judge.state, judge.state))
+        table.types.add(first.type)
         for raw in read.events[1:]:
             table._feed(raw)
         return table
@@ -78,6 +95,7 @@ class LiveTable:
                     [{"rule": f.rule, "kind": f.kind, "message": f.message, "seq": f.seq}
                      for f in found])
         self.steps.append(step)
+        self.types.add(raw.type)
         return step
 
     # --- the state of play -------------------------------------------------------------------
@@ -104,14 +122,14 @@ class LiveTable:
         (a game's own end may ask for some, e.g. rewards chosen after the win): nothing more is
         appended but the seed's reveal."""
         event = self.rs.result_event
-        return (self.over and (event is None or any(s.raw.type == event for s in self.steps))
+        return (self.over and (event is None or event in self.types)
                 and not V.actors_now(self.rs, self.state))
 
     @property
     def seed_shown(self) -> bool:
         """The server's seed is revealed in the log (or the game has none): a stream may end
         once the game is finished (a ruling may still follow the reveal)."""
-        return self.game.seed is None or any(s.raw.type == self.rs.seed_event for s in self.steps)
+        return self.game.seed is None or self.rs.seed_event in self.types
 
     def actors(self) -> tuple[str, ...]:
         return () if self.finished else V.actors_now(self.rs, self.state)
@@ -122,39 +140,68 @@ class LiveTable:
     # --- reading, per seat -------------------------------------------------------------------
 
     def events_for(self, seat: str | None, since: int = 0) -> list[dict]:
-        """The envelopes from `since` on as `seat` (None: a spectator) may read them now: each
-        payload redacted as of the current state, `prev`/`hash` withheld from the first event
-        shown redacted on (replay.seat.seat_log's rule); all as logged once the game is over."""
+        """The envelopes from `since` on as `seat` may read them now: each payload redacted as
+        of the current state, `prev`/`hash` withheld from the first event shown redacted on
+        (replay.seat.seat_log's rule); all as logged once the game is over. A ruling's text is
+        withheld while the event it rules on is shown redacted (its words may name what is
+        hidden). Computed from what `seat` was shown before (`_reads`): the cost is that of
+        the events asked for, and of the steps appended since."""
+        reads = self._reads(seat)
+        redacted = reads.redacted
+        cut = min(redacted) if redacted else None     # the chain is withheld from here on
         out = []
-        chain_shown = True
-        now = self.state
-        redacted: set[int] = set()
-        for step in self.steps:
+        for step in self.steps[max(since, 0):]:
+            seq = step.raw.seq
             envelope = step.envelope
             payload = envelope.get("payload")
-            if step.raw.type == RULING_EVENT and isinstance(payload, dict):
-                if payload.get("seq") in redacted:     # its words may name what is hidden
+            if seq in redacted:
+                envelope = {**envelope, "payload": redacted[seq]}
+            elif step.raw.type == RULING_EVENT and isinstance(payload, dict):
+                ruled = payload.get("seq")
+                if ruled in redacted and ruled < seq:     # as shown when the ruling was read
                     envelope = {**envelope, "payload": {**payload, "text": V.HIDDEN}}
-            elif step.raw.seq > 0 and isinstance(payload, dict):
-                shown = V.redact_payload(self.rs, step.raw.type, step.raw.actor, payload, seat,
-                                         step.before, step.after, now)
-                if shown != payload:
-                    chain_shown = False
-                    redacted.add(step.raw.seq)
-                    envelope = {**envelope, "payload": shown}
-            if not chain_shown:
+            if cut is not None and seq >= cut:
                 envelope = {**envelope, "prev": None, "hash": None}
-            if step.raw.seq >= since:
-                out.append(envelope)
+            out.append(envelope)
         return out
+
+    def _reads(self, seat: str | None) -> _SeatReads:
+        """What `seat` is shown now: while the redaction key is the one it was last shown at,
+        the steps it saw redacted are looked at again and the new steps once; when the key
+        changed (a secret revealed or dealt, the game over), every step."""
+        now = self.state
+        key = V.redaction_key(self.rs, now, seat)
+        reads = self.reads.get(seat)
+        if reads is None or reads.key != key:
+            reads = self.reads[seat] = _SeatReads(key)
+        else:
+            for seq in list(reads.redacted):
+                self._redact(reads, self.steps[seq], seat, now)
+        for step in self.steps[reads.upto:]:
+            self._redact(reads, step, seat, now)
+        reads.upto = len(self.steps)
+        return reads
+
+    def _redact(self, reads: _SeatReads, step: Step, seat: str | None, now: Any) -> None:
+        """Note how `seat` sees `step`'s payload at `now` (a ruling is never redacted, nor the
+        game's start)."""
+        payload = step.envelope.get("payload")
+        seq = step.raw.seq
+        if step.raw.type != RULING_EVENT and seq > 0 and isinstance(payload, dict):
+            shown = V.redact_payload(self.rs, step.raw.type, step.raw.actor, payload, seat,
+                                     step.before, step.after, now)
+            if shown != payload:
+                reads.redacted[seq] = shown
+                return
+        reads.redacted.pop(seq, None)
 
     def chain_shown_to(self, seat: str | None) -> bool:
         """May `seat` see the head hash? Not while any event is shown to it redacted."""
-        evs = self.events_for(seat, since=len(self.steps))
-        return not evs and all(e.get("hash") is not None for e in self.events_for(seat)[-1:])
+        last = self.events_for(seat, since=len(self.steps) - 1)
+        return all(e.get("hash") is not None for e in last)
 
     def head_for(self, seat: str | None) -> dict:
-        last = self.events_for(seat)[-1]
+        last = self.events_for(seat, since=len(self.steps) - 1)[-1]
         return {"seq": last["seq"], "next_seq": last["seq"] + 1, "hash": last.get("hash")}
 
     def state_for(self, seat: str | None) -> dict:
@@ -319,7 +366,7 @@ class LiveTable:
             raise self._stale(None, first) from None
         except InvalidAppend as exc:
             raise ServiceError(422, "invalid-append", str(exc), seq=first) from None
-        lines = store.events(self.game.game_id)[first:]
+        lines = store.events(self.game.game_id, since=first)
         return [self._feed(_raw(line)) for line in lines]
 
     def record_ruling(self, store: Any, role: str | None, payload: dict) -> dict:
@@ -341,13 +388,14 @@ class LiveTable:
             raise ServiceError(422, "unknown-seq" if missing else "bad-ruling", problem, seq=p.seq,
                                rule=RULING_RULE)
         if takes_back(RULING_EVENT, payload) and self.tape is not None and \
-                any(step.raw.type == self.rs.seed_event for step in self.steps):
+                self.rs.seed_event in self.types:
             raise ServiceError(409, "seed-revealed", "the seed of this game's dice is revealed: "
                                "no event can be taken out and played again with it", seq=p.seq)
         self._store(store, at, [{"type": RULING_EVENT, "actor": None, "payload": payload}])
         if takes_back(RULING_EVENT, payload):
             fresh = LiveTable.load(store, self.game)
-            self.judge, self.steps = fresh.judge, fresh.steps
+            self.judge, self.steps, self.types = fresh.judge, fresh.steps, fresh.types
+            self.reads = {}                 # every step judged again: shown again from scratch
             self._follow_up(store)
         j = self.judge.j
         return {"head": self.head_for(None), "event": self.events_for(None, since=at)[0],
@@ -360,8 +408,7 @@ class LiveTable:
 
     def resync(self, store: Any) -> None:
         """Catch up with events another writer stored."""
-        lines = store.events(self.game.game_id)
-        for line in lines[len(self.steps):]:
+        for line in store.events(self.game.game_id, since=len(self.steps)):
             self._feed(_raw(line))
 
     def _follow_up(self, store: Any) -> None:

@@ -207,8 +207,10 @@ class EventStore(ABC):
         """Every stored game, by date then id."""
 
     @abstractmethod
-    def events(self, game_id: str) -> list[str]:
-        """The game's stored lines in seq order, byte for byte; GameNotFound if not stored."""
+    def events(self, game_id: str, since: int = 0) -> list[str]:
+        """The game's stored lines in seq order, byte for byte, from seq `since` on (only those
+        are read: a live reader asks for what was stored after what it has); GameNotFound if
+        the game is not stored."""
 
     @abstractmethod
     def findings(self, game_id: str) -> list[FindingRow]:

@@ -824,10 +824,11 @@ class SqlStore(CampaignLinks, EventStore):
             return list(session.exec(select(GameRow).order_by(GameRow.played_on,
                                                               GameRow.game_id)).all())
 
-    def events(self, game_id: str) -> list[str]:
+    def events(self, game_id: str, since: int = 0) -> list[str]:
         with self._lock:
-            lines = [r[0] for r in self._con.execute(
-                "SELECT raw FROM events WHERE game_id = ? ORDER BY seq", [game_id]).fetchall()]
+            lines = [r[0] for r in self._con.execute(      # by the (game_id, seq) key
+                "SELECT raw FROM events WHERE game_id = ? AND seq >= ? ORDER BY seq",
+                [game_id, max(since, 0)]).fetchall()]
             if not lines and self._stored_head(game_id) is None:
                 raise GameNotFound(game_id)
         return lines
