@@ -20,6 +20,13 @@ Figures:
   event a client appended; and the lag after the append's answer (negative: the spectator had
   it first).
 
+With --long (python bench/run.py serve-long, or python -m bench.bench_serve --long): one long
+game (a 2-player Mercenaries game of the bots, about 2,200 events) played alone through HTTP, each
+append followed by its seat's read of the events since its seq, as a seat client does: the median
+cost of an append, and of that read, among the first EDGE appends (after the first ten) and the
+last EDGE, and their ratio (late / early, measured in the same run; 1.0: the cost of an append
+does not grow with the game).
+
 Loopback, one machine: the clients share the CPU with the server. Compare runs on the same
 machine, not seconds. Not part of the tests.
 """
@@ -70,9 +77,14 @@ def bot_games(n: int, first_seed: int = 101) -> dict[str, list[dict]]:
             for k in range(n)}
 
 
+def _is_chance(e: dict) -> bool:
+    """Is the logged event one the server makes (asked for with an empty payload)?"""
+    return e["type"] in CHANCE or (e["type"] == "CardRevealed" and "dice" in e["payload"])
+
+
 def _request(e: dict, seats: dict[str, str], organizer: str) -> tuple[str, dict]:
     """The token and body of posting a logged event: dice asked for with an empty payload."""
-    chance = e["type"] in CHANCE or (e["type"] == "CardRevealed" and "dice" in e["payload"])
+    chance = _is_chance(e)
     payload = {} if chance else {k: v for k, v in e["payload"].items()
                                  if not (e["type"] == "DiceRerolled" and k == "rolls")}
     token = seats[e["actor"]] if e["actor"] in seats and not chance else organizer
@@ -154,6 +166,98 @@ async def load(base: str, games: dict[str, list[dict]], limit: int) -> tuple[Run
     return run, wall
 
 
+LONG_SEED, LONG_VARIANT = 8, "mercenaries-2p"      # about 2,200 events
+LONG_PLAYERS = ("blue", "orange")
+EDGE = 200          # appends measured at each end of the long game
+
+
+def long_game() -> tuple[str, list[dict]]:
+    """The long game's id and log, with its secrets in clear (bot_games's)."""
+    from engine.risk_europe.sim import simulate_game
+    from tests.test_views import open_europe
+    gid = "long-00"
+    return gid, open_europe(simulate_game(LONG_SEED, gid, LONG_VARIANT, live=True))
+
+
+def play_long(base: str, gid: str, log: list[dict], limit: int) -> tuple[list[float], list[float], int]:
+    """Post the game's events one at a time, each followed by the poster's read of the events
+    since its seq; the seconds of each append and of each read, and the events stored."""
+    import httpx
+    appends, reads = [], []
+    with httpx.Client(base_url=base, timeout=120) as client:
+        r = client.post("/games", json={"ruleset": "risk-europe", "players": list(LONG_PLAYERS),
+                                        "game_id": gid, "variant": LONG_VARIANT})
+        r.raise_for_status()
+        created = r.json()
+        seats, organizer = created["seats"], created["organizer"]
+        nxt = created["next_seq"]
+        controls: dict[str, str] = {}       # the token that last played each Mercenary Army
+        for e in log[1:]:
+            if nxt >= limit:
+                break
+            if e["seq"] < nxt or e["type"] == "SeedRevealed":
+                continue                    # the server made it
+            assert e["seq"] == nxt, (gid, e["seq"], nxt)
+            token, body = _request(e, seats, organizer)
+            if token == organizer and e["actor"] is not None and not _is_chance(e):
+                # a Mercenary Army's decision: its controller's (who won its bid this round)
+                tokens = sorted(seats.values(), key=lambda t: t != controls.get(e["actor"]))
+            else:
+                tokens = [token]
+            for token in tokens:
+                auth = {"Authorization": f"Bearer {token}"}
+                t0 = clock()
+                r = client.post(f"/games/{gid}/events", json=body, headers=auth)
+                t1 = clock()
+                if r.status_code != 403:
+                    controls[e["actor"]] = token
+                    break
+            if r.status_code != 200:
+                raise RuntimeError(f"{gid} seq {e['seq']}: {r.status_code} {r.text[:300]}")
+            got = client.get(f"/games/{gid}/events", params={"since": e["seq"]}, headers=auth)
+            t2 = clock()
+            got.raise_for_status()
+            appends.append(t1 - t0)
+            reads.append(t2 - t1)
+            nxt = r.json()["head"]["next_seq"]
+    return appends, reads, nxt
+
+
+def main_long(limit: int = 0) -> None:
+    gid, log = long_game()
+    limit = limit or len(log)
+    seeds = {gid: log[-1]["payload"]["seed"]}
+    port = _free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        spawn = multiprocessing.get_context("spawn")
+        server = spawn.Process(target=_serve, args=(str(Path(tmp) / "serve.duckdb"), port, seeds),
+                               daemon=True)
+        server.start()
+        try:
+            base = f"http://127.0.0.1:{port}"
+            _wait_for(base, server)
+            t0 = clock()
+            appends, reads, stored = play_long(base, gid, log, limit)
+            wall = clock() - t0
+        finally:
+            server.terminate()
+            server.join(10)
+    edge = min(EDGE, (len(appends) - 10) // 2)
+    early = slice(10, 10 + edge)
+    late = slice(len(appends) - edge, len(appends))
+    print(f"serve, one long game: {gid} ({LONG_VARIANT}, {len(log)} events in its log), "
+          f"{stored} stored by {len(appends)} appends in {wall:.1f} s over loopback "
+          f"(DuckDB store), each append followed by its seat's read of the events since its seq")
+    for name, times in (("append", appends), ("read since", reads)):
+        a, b = 1e3 * statistics.median(times[early]), 1e3 * statistics.median(times[late])
+        print(f"  {name:10}: appends {early.start}-{early.stop - 1}: {a:.2f} ms, last {edge}: "
+              f"{b:.2f} ms (medians); late / early {b / a:.2f}x")
+    both = [x + y for x, y in zip(appends, reads)]
+    a, b = statistics.median(both[early]), statistics.median(both[late])
+    print(f"  append + read: late / early {b / a:.2f}x (target: about 1, the cost independent of "
+          f"the game's length)")
+
+
 def _pcts(values: list[float]) -> tuple[float, float, float]:
     """p50, p99 and the largest, in ms."""
     cuts = statistics.quantiles(values, n=100, method="inclusive")
@@ -163,11 +267,18 @@ def _pcts(values: list[float]) -> tuple[float, float, float]:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=8, help="games played at once (8)")
-    parser.add_argument("--events", type=int, default=300,
-                        help="events per game, at most (300; 0: the whole game)")
+    parser.add_argument("--events", type=int, default=None,
+                        help="events per game, at most (300; with --long the whole game; 0: the "
+                             "whole game)")
+    parser.add_argument("--long", action="store_true",
+                        help="one long game alone instead: an append's cost early and late")
     args = parser.parse_args(argv if argv is not None else [])
+    if args.long:
+        main_long(args.events or 0)
+        return
     games = bot_games(args.games)
-    limit = args.events or max(len(log) for log in games.values())
+    events = 300 if args.events is None else args.events
+    limit = events or max(len(log) for log in games.values())
     seeds = {gid: log[-1]["payload"]["seed"] for gid, log in games.items()}
     port = _free_port()
     with tempfile.TemporaryDirectory() as tmp:

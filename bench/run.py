@@ -1,4 +1,4 @@
-"""Run the benchmark suite and print its figures: python bench/run.py [replay|ingest|odds|dashboard|append|lake|postgres|serve|all]."""
+"""Run the benchmark suite and print its figures: python bench/run.py [replay|ingest|odds|dashboard|append|lake|postgres|serve|serve-long|all]."""
 
 from __future__ import annotations
 
@@ -12,20 +12,21 @@ SUITES = {"replay": "bench.bench_replay", "ingest": "bench.bench_ingest", "odds"
           "dashboard": "bench.bench_dashboard", "append": "bench.bench_append",
           "lake": "bench.bench_lake",
           "postgres": "bench.bench_postgres",
-          "serve": "bench.bench_serve"}
+          "serve": "bench.bench_serve", "serve-long": "bench.bench_serve:main_long"}
 
 
 def main(argv: list[str]) -> None:
     wanted = argv or ["all"]
     names = list(SUITES) if "all" in wanted else wanted
     for name in names:
+        module_name, _, function = SUITES[name].partition(":")
         try:
-            module = importlib.import_module(SUITES[name])
+            module = importlib.import_module(module_name)
         except ModuleNotFoundError as exc:
             print(f"== {name}: not available ({exc})")
             continue
         print(f"== {name}")
-        module.main()
+        getattr(module, function or "main")()
 
 
 if __name__ == "__main__":

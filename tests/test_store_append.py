@@ -212,3 +212,29 @@ def test_re_sending_and_conflicts_still_hold_with_a_carry(tmp_path):
         with pytest.raises(ConcurrencyConflict):
             store.append("game42", 4, envelopes[5:6])
         assert store.append("game42", 5, envelopes[5:6]).seq == 5
+
+
+def test_the_carry_of_a_game_with_thousands_of_dice_is_made_and_resumed():
+    """The dice log is a chain of (face, previous cell) as deep as the game has dice; the carry
+    pickles it flat, so a long game's judge is carried past Python's recursion limit (a served
+    2-player Mercenaries game failed to store its carry at about 1,700 events)."""
+    import dataclasses
+    import pickle
+    import sys
+
+    from engine.core.dice import logged_dice, record_dice
+    faces = [1 + i % 6 for i in range(3 * sys.getrecursionlimit())]
+    log, count = None, 0
+    for k in range(0, len(faces), 3):
+        log, count, wrong = record_dice(log, count, None, faces[k:k + 3])
+        assert wrong is None
+    back = pickle.loads(pickle.dumps(log, protocol=pickle.HIGHEST_PROTOCOL))
+    assert logged_dice(back) == faces and count == len(faces)
+    read = read_log(SAMPLES / "sim-0010.jsonl")
+    j = judge_module.Judge(keep_steps=False)
+    j.start(read)
+    for raw in read.events[1:-1]:
+        j.feed(raw)
+    j.state = dataclasses.replace(j.state, dice_log=log, dice_count=count)
+    again = judge_module.Judge.resume(j.carry())
+    assert logged_dice(again.state.dice_log) == faces

@@ -209,6 +209,18 @@ class StoreContract:
         assert read.chain_ok and not read.problems and read.name == "game42"
         assert [e.raw for e in read.events] == [e.raw for e in read_log(SAMPLES / "game42.jsonl").events]
 
+    def test_events_since_a_seq_are_the_lines_from_it_on(self, store):
+        store.ingest_read(read_log(SAMPLES / "game42.jsonl"))
+        store.append("live", 0, game("live")[:10])
+        lines = store.events("game42")
+        assert lines == (SAMPLES / "game42.jsonl").read_text(encoding="utf-8").splitlines()
+        for since in (0, 1, 57, len(lines) - 1):
+            assert store.events("game42", since=since) == lines[since:]
+        assert store.events("game42", since=len(lines)) == []
+        assert store.events("live", since=8) == store.events("live")[8:] != []
+        with pytest.raises(GameNotFound):
+            store.events("nope", since=3)
+
     def test_an_unknown_game_is_not_found(self, store):
         with pytest.raises(GameNotFound):
             store.events("nope")

@@ -70,6 +70,26 @@ class TapeReader:
         return self.roll(1)[0]
 
 
+class DiceCell(tuple):
+    """One cell of a game's dice log: (face, previous cell), a tuple. Pickled flat, as the faces
+    oldest first (`_dice_chain` links them again): the chain is as deep as the game has dice,
+    and pickle recurses once per level, so a long game's judge (its carry, replay.judge) would
+    exceed Python's recursion limit at about a thousand dice."""
+
+    __slots__ = ()
+
+    def __reduce__(self):
+        return _dice_chain, (logged_dice(self),)
+
+
+def _dice_chain(faces: list[int]) -> DiceCell | None:
+    """The dice log of `faces` (oldest first), newest first."""
+    cell = None
+    for v in faces:
+        cell = DiceCell((v, cell))
+    return cell
+
+
 def logged_dice(cell) -> list[int]:
     """The faces of a dice log kept as (face, previous cell) pairs, newest first: oldest first."""
     out: list[int] = []
@@ -96,7 +116,7 @@ def record_dice(log, count: int, tape: "DiceTape | None", values: list[int]):
     that differs; else None."""
     cell = log
     for v in values:
-        cell = (v, cell)
+        cell = DiceCell((v, cell))
     wrong = None
     if tape is not None:
         want = tape.take(count, len(values))
