@@ -22,10 +22,12 @@ Figures:
 
 With --long (python bench/run.py serve-long, or python -m bench.bench_serve --long): one long
 game (a 2-player Mercenaries game of the bots, about 2,200 events) played alone through HTTP, each
-append followed by its seat's read of the events since its seq, as a seat client does: the median
-cost of an append, and of that read, among the first EDGE appends (after the first ten) and the
-last EDGE, and their ratio (late / early, measured in the same run; 1.0: the cost of an append
-does not grow with the game).
+append followed by its seat's read of the events since its seq, as a seat client does: the cost
+of an append, and of that read, early and late in the game, as a ratio measured in the same run
+(1.0: the cost of an append does not grow with the game). One after another (the first appends
+against the last, minutes apart), and paired: once the long game is near its end, EDGE appends
+to a fresh copy of it and EDGE to the long one, in turn, so that each late append has an early
+one made under the same load (these machines are shared and their load changes within seconds).
 
 Loopback, one machine: the clients share the CPU with the server. Compare runs on the same
 machine, not seconds. Not part of the tests.
@@ -168,7 +170,7 @@ async def load(base: str, games: dict[str, list[dict]], limit: int) -> tuple[Run
 
 LONG_SEED, LONG_VARIANT = 8, "mercenaries-2p"      # about 2,200 events
 LONG_PLAYERS = ("blue", "orange")
-EDGE = 200          # appends measured at each end of the long game
+EDGE = 150          # appends measured early and late
 
 
 def long_game() -> tuple[str, list[dict]]:
@@ -179,83 +181,111 @@ def long_game() -> tuple[str, list[dict]]:
     return gid, open_europe(simulate_game(LONG_SEED, gid, LONG_VARIANT, live=True))
 
 
-def play_long(base: str, gid: str, log: list[dict], limit: int) -> tuple[list[float], list[float], int]:
-    """Post the game's events one at a time, each followed by the poster's read of the events
-    since its seq; the seconds of each append and of each read, and the events stored."""
-    import httpx
-    appends, reads = [], []
-    with httpx.Client(base_url=base, timeout=120) as client:
+class Seats:
+    """One client playing a copy of the long game's log on the server, one event at a time, each
+    append followed by the poster's read of the events since its seq (as a seat client does)."""
+
+    def __init__(self, client, gid: str, log: list[dict]):
+        self.client, self.gid, self.log = client, gid, log
         r = client.post("/games", json={"ruleset": "risk-europe", "players": list(LONG_PLAYERS),
                                         "game_id": gid, "variant": LONG_VARIANT})
         r.raise_for_status()
         created = r.json()
-        seats, organizer = created["seats"], created["organizer"]
-        nxt = created["next_seq"]
-        controls: dict[str, str] = {}       # the token that last played each Mercenary Army
-        for e in log[1:]:
-            if nxt >= limit:
-                break
-            if e["seq"] < nxt or e["type"] == "SeedRevealed":
+        self.seats, self.organizer = created["seats"], created["organizer"]
+        self.next_seq = created["next_seq"]
+        self.controls: dict[str, str] = {}   # the token that last played each Mercenary Army
+        self.at = 1                          # the next logged event to look at
+
+    def step(self) -> tuple[float, float] | None:
+        """Post the next event the server does not make; (append, read) seconds, None at the end."""
+        while self.at < len(self.log):
+            e = self.log[self.at]
+            self.at += 1
+            if e["seq"] < self.next_seq or e["type"] == "SeedRevealed":
                 continue                    # the server made it
-            assert e["seq"] == nxt, (gid, e["seq"], nxt)
-            token, body = _request(e, seats, organizer)
-            if token == organizer and e["actor"] is not None and not _is_chance(e):
+            assert e["seq"] == self.next_seq, (self.gid, e["seq"], self.next_seq)
+            token, body = _request(e, self.seats, self.organizer)
+            if token == self.organizer and e["actor"] is not None and not _is_chance(e):
                 # a Mercenary Army's decision: its controller's (who won its bid this round)
-                tokens = sorted(seats.values(), key=lambda t: t != controls.get(e["actor"]))
+                tokens = sorted(self.seats.values(), key=lambda t: t != self.controls.get(e["actor"]))
             else:
                 tokens = [token]
             for token in tokens:
                 auth = {"Authorization": f"Bearer {token}"}
                 t0 = clock()
-                r = client.post(f"/games/{gid}/events", json=body, headers=auth)
+                r = self.client.post(f"/games/{self.gid}/events", json=body, headers=auth)
                 t1 = clock()
                 if r.status_code != 403:
-                    controls[e["actor"]] = token
+                    self.controls[e["actor"]] = token
                     break
             if r.status_code != 200:
-                raise RuntimeError(f"{gid} seq {e['seq']}: {r.status_code} {r.text[:300]}")
-            got = client.get(f"/games/{gid}/events", params={"since": e["seq"]}, headers=auth)
+                raise RuntimeError(f"{self.gid} seq {e['seq']}: {r.status_code} {r.text[:300]}")
+            got = self.client.get(f"/games/{self.gid}/events", params={"since": e["seq"]},
+                                  headers=auth)
             t2 = clock()
             got.raise_for_status()
-            appends.append(t1 - t0)
-            reads.append(t2 - t1)
-            nxt = r.json()["head"]["next_seq"]
-    return appends, reads, nxt
+            self.next_seq = r.json()["head"]["next_seq"]
+            return t1 - t0, t2 - t1
+        return None
 
 
 def main_long(limit: int = 0) -> None:
+    """One long game played through HTTP to `limit` events (0: its end), then EDGE appends to
+    a fresh copy of it and EDGE more to the long one, in turn: each late append paired with an
+    early one made under the same load."""
+    import httpx
     gid, log = long_game()
-    limit = limit or len(log)
-    seeds = {gid: log[-1]["payload"]["seed"]}
+    limit = min(limit or len(log), len(log))
+    seed = log[-1]["payload"]["seed"]
+    fresh = f"{gid}-early"
     port = _free_port()
     with tempfile.TemporaryDirectory() as tmp:
         spawn = multiprocessing.get_context("spawn")
-        server = spawn.Process(target=_serve, args=(str(Path(tmp) / "serve.duckdb"), port, seeds),
-                               daemon=True)
+        server = spawn.Process(target=_serve, args=(str(Path(tmp) / "serve.duckdb"), port,
+                                                    {gid: seed, fresh: seed}), daemon=True)
         server.start()
         try:
             base = f"http://127.0.0.1:{port}"
             _wait_for(base, server)
-            t0 = clock()
-            appends, reads, stored = play_long(base, gid, log, limit)
-            wall = clock() - t0
+            with httpx.Client(base_url=base, timeout=120) as client:
+                late = Seats(client, gid, log)
+                t0 = clock()
+                sequential = []
+                while late.next_seq < limit - EDGE - 8 and (took := late.step()) is not None:
+                    sequential.append(took)
+                wall = clock() - t0
+                early = Seats(client, fresh, log)
+                start = late.next_seq
+                pairs = []
+                for _ in range(EDGE):
+                    a, b = early.step(), late.step()
+                    if a is None or b is None:
+                        break
+                    pairs.append((a, b))
+                stored = late.next_seq
         finally:
             server.terminate()
             server.join(10)
-    edge = min(EDGE, (len(appends) - 10) // 2)
-    early = slice(10, 10 + edge)
-    late = slice(len(appends) - edge, len(appends))
-    print(f"serve, one long game: {gid} ({LONG_VARIANT}, {len(log)} events in its log), "
-          f"{stored} stored by {len(appends)} appends in {wall:.1f} s over loopback "
-          f"(DuckDB store), each append followed by its seat's read of the events since its seq")
-    for name, times in (("append", appends), ("read since", reads)):
-        a, b = 1e3 * statistics.median(times[early]), 1e3 * statistics.median(times[late])
-        print(f"  {name:10}: appends {early.start}-{early.stop - 1}: {a:.2f} ms, last {edge}: "
-              f"{b:.2f} ms (medians); late / early {b / a:.2f}x")
-    both = [x + y for x, y in zip(appends, reads)]
-    a, b = statistics.median(both[early]), statistics.median(both[late])
-    print(f"  append + read: late / early {b / a:.2f}x (target: about 1, the cost independent of "
-          f"the game's length)")
+    print(f"serve, one long game: {gid} ({LONG_VARIANT}, {len(log)} events in its log) over "
+          f"loopback (DuckDB store), each append followed by its seat's read of the events since "
+          f"its seq; {len(sequential)} appends ({late.next_seq} events stored) in {wall:.1f} s")
+    n = min(EDGE, len(sequential) // 3)
+    for k, name in ((0, "append"), (1, "read since")):
+        first = 1e3 * statistics.median(t[k] for t in sequential[10:10 + n])
+        last = 1e3 * statistics.median(t[k] for t in sequential[-n:])
+        print(f"  {name:10} one after another: appends 10-{9 + n}: {first:.2f} ms, the last {n} "
+              f"before the pairs: {last:.2f} ms (medians); late / early {last / first:.2f}x")
+    print(f"  paired ({len(pairs)} pairs: an append to a fresh copy of the game, then one to the "
+          f"long game from seq {start} to {stored - 1}, under the same load):")
+    for k, name in ((0, "append"), (1, "read since")):
+        e = 1e3 * statistics.median(p[0][k] for p in pairs)
+        l_ = 1e3 * statistics.median(p[1][k] for p in pairs)
+        ratio = statistics.median(p[1][k] / p[0][k] for p in pairs)
+        print(f"  {name:10} early {e:.2f} ms, late {l_:.2f} ms (medians); late / early "
+              f"{ratio:.2f}x (median of the pairs' ratios)")
+    ratio = statistics.median((p[1][0] + p[1][1]) / (p[0][0] + p[0][1]) for p in pairs)
+    print(f"  append + read: late / early {ratio:.2f}x (target: about 1, the cost independent "
+          f"of the game's length)")
 
 
 def _pcts(values: list[float]) -> tuple[float, float, float]:
