@@ -118,6 +118,8 @@ class _Fold:
         if fb.phase in ("bidding", "rolloff") and fa.phase == "placement":
             self.bids = {p: after.players[p].bid for p in after.seats}
             self.first_player = after.marker
+        if fa.round > fb.round:
+            self._settle_turns(fa.round)
         if fa.round != fb.round and fb.round not in self.rounds_done:
             if fb.round == 0:
                 for p in after.seats:
@@ -145,6 +147,13 @@ class _Fold:
         row[11] = f.berlin_used
         if kind in BONUS_EVENTS:
             row[10] = True
+
+    def _settle_turns(self, round_: int) -> None:
+        """The rows of the turns of the rounds before `round_`, written now: rounds only go on,
+        so no later event changes them (`finish` writes the turns of the round under way, so a
+        live game's conclusion costs a round's turns, not the whole game's)."""
+        done = sorted(k for k in self.turns if k[0] < round_)
+        self.t["orders_played"].extend(tuple(self.turns.pop(k)) for k in done)
 
     def _dice(self, before: State, after: State, seq: int, kind: str, payload: Any) -> None:
         f = before.flow
