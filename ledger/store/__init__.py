@@ -14,6 +14,7 @@ is a DuckDB file). This package re-exports what callers use.
     outcome = store.ingest_read(read_log(path))      # new | present | extended | rejected
     head = store.append("g7", 12, [envelope, ...])   # optimistic: ConcurrencyConflict if not at 12
     store.events("g7")                               # the stored lines, byte for byte
+    store.events("g7", since=12)                     # only those from seq 12 on
     read = load_log_from_store(store, "g7")          # a LogRead, for replay/audit/verify
 
 The contract (`EventStore`; every backend passes tests/test_store_contract.py):
