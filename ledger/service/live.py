@@ -168,6 +168,7 @@ class LiveTable:
             "actors": list(self.actors()),
             "digest": V.digest_for(self.rs, state, seat),
             "view": V.view_of(self.rs, state, seat),
+            "draw": None if self.finished else self.table_drawn(state),
         }
 
     def legal_for(self, seat: str | None) -> list[dict]:
@@ -254,6 +255,9 @@ class LiveTable:
         due = self.rs.chance(state, self.tape) if self.rs.chance is not None else None
         if due is not None and due[0] == type_ and actor in (None, due[1]):
             return True
+        drawn = self.table_drawn(state)          # its fills are public (/state): sealed with them
+        if drawn is not None and drawn["type"] == type_:
+            return any(payload.get(k) != v for k, v in drawn["fills"].items())
         return self.rs.with_dice is not None and \
             self.rs.with_dice(state, type_, actor, payload, self.tape) is not payload
 
@@ -282,9 +286,24 @@ class LiveTable:
                 raise ServiceError(422, "dice-by-server", f"the server rolls this game's dice: "
                                    f"send {type_} with an empty payload to ask for it", seq=seq)
             return due
+        drawn = self.table_drawn(state)
+        if drawn is not None and drawn["type"] == type_:
+            fills = drawn["fills"]
+            if any(k in payload and payload[k] != v for k, v in fills.items()):
+                raise ServiceError(422, "dice-by-server", f"the server draws this {type_} from the "
+                                   f"game's seed: send it without {', '.join(fills)} (the draw "
+                                   f"is in /state's draw)", seq=seq)
+            return type_, actor, {**payload, **fills}
         if self.rs.with_dice is not None:
             payload = self.rs.with_dice(state, type_, actor, payload, self.tape)
         return type_, actor, payload
+
+    def table_drawn(self, state: Any) -> dict | None:
+        """The draw the server has made for an event the table completes (the ruleset's
+        `table_chance`: a card only the table can turn over, who won a roll-off), or None."""
+        if self.tape is None or self.rs.table_chance is None:
+            return None
+        return self.rs.table_chance(state, self.tape)
 
     def _check(self, role: str, seq: int, type_: str, actor: str | None, payload: dict,
                state: Any, seat: str | None) -> Any:
