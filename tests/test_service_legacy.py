@@ -271,3 +271,38 @@ def test_the_world_is_named_by_its_namers_seat_after_the_fifteenth_game(tmp_path
     named = events["events"][at]
     assert (named["type"], named["actor"], named["payload"]) == ("WorldNamed", "dan", {"name": "Danubia", "by": "dan"})
     assert not any(e["type"] == "WorldNamed" for e in events["events"][at + 1:])
+
+
+def test_a_table_draw_may_be_sealed_with_the_dice_the_state_shows(tmp_path):
+    """No Scar cards to deal (none left in the box), so nothing is hidden and the organizer
+    sees the chain: it seals the Mission card it turned over with the dice `/state` shows; the
+    same line with other dice, or with none, is one the server completes (`server-fills`)."""
+    from engine.core.record import event_hash, make_envelope
+    from replay.logfile import format_line
+    world = json.loads(world_option())
+    world["supply"] = {**world["supply"], "scar:bunker": 0, "scar:ammo_shortage": 0}
+    client = TestClient(create_app(tmp_path / "seal.duckdb", seed_for=lambda _g: SEED))
+    r = client.post("/games", json={"ruleset": "risk-legacy", "players": PLAYERS, "game_id": "rl-seal",
+                                    "options": {"world": json.dumps(world), "missions": "4"}})
+    assert r.status_code == 201, r.text
+    org = r.json()["organizer"]
+    state = client.get("/games/rl-seal/state").json()
+    draw, at = state["draw"], state["next_seq"]
+    assert draw["type"] == "MissionRevealed" and draw["shows"]["deck"] == 4
+    head = client.get("/games/rl-seal/events", params={"since": at - 1}).json()["events"][-1]["hash"]
+    assert head is not None
+
+    def sealed(payload):
+        line = make_envelope("rl-seal", at, "MissionRevealed", None, payload, at="2026-11-25T20:00:00Z")
+        line["prev"] = head
+        line["hash"] = event_hash(line)
+        return {"expected_seq": at, **line}
+    card = {"card": f"M{draw['shows']['card']}", "text": "Control 3 cities", "reward": 1}
+    for payload in ({**card, "dice": [7 - d for d in draw["fills"]["dice"]]}, card):
+        r = client.post("/games/rl-seal/events", headers=auth(org), json=sealed(payload))
+        assert r.status_code == 422 and r.json()["code"] == "server-fills", r.text
+    good = sealed({**card, **draw["fills"]})
+    r = client.post("/games/rl-seal/events", headers=auth(org), json=good)
+    assert r.status_code == 200, r.text
+    good.pop("expected_seq")
+    assert client.app.state.store.events("rl-seal")[at] == format_line(good)

@@ -2,7 +2,8 @@
 
     POST /games                      create a game: tokens shown once
     GET  /games                      the organizer's games (its token)
-    POST /games/{id}/events          append (Bearer token of a seat or the organizer)
+    POST /games/{id}/events          append (Bearer token of a seat or the organizer), sealed by
+                                     the server or by the client (sealing.py)
     GET  /games/{id}/events?since=   the log as the caller may read it
     GET  /games/{id}/state           the caller's view of the game
     GET  /games/{id}/legal           the caller's own legal moves
