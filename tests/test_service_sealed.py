@@ -260,15 +260,22 @@ def test_the_items_of_one_append_are_chained_in_order_sealed_or_not(tmp_path, co
 
 
 def test_no_sealed_line_is_taken_while_the_chain_is_hidden_from_its_seat(tmp_path, committed_log):
-    """Blue's bid in clear is hidden from orange, and so is every hash from it on: orange's
-    sealed bid is refused before its prev is compared, the right head and a wrong one alike
-    (an answer that told them apart would test guesses of blue's bid)."""
+    """Blue seals its bid in clear; the bid is hidden from orange, and so is every hash from it
+    on (a hash over the bid would let orange test guesses of it): no route shows orange blue's
+    hash, and orange's sealed bid is refused before its prev is compared, the right head and a
+    wrong one alike (an answer that told them apart would be the same test)."""
     log = open_europe(committed_log)
-    client, created, _blue = _at_first_decision(tmp_path, log)
-    post(client, GAME, created["seats"]["blue"], 1, "BidPlaced", "blue", log[1]["payload"])
+    client, created, blue = _at_first_decision(tmp_path, log)
+    mine = blue.send_sealed("BidPlaced", "blue", log[1]["payload"])
     orange = created["seats"]["orange"]
     seen = client.get(f"/games/{GAME}/events", headers=auth(orange)).json()["events"]
     assert seen[1]["payload"]["amount"] != log[1]["payload"]["amount"] and seen[1]["hash"] is None
+    stale = client.post(f"/games/{GAME}/events", headers=auth(orange), json={
+        "expected_seq": 1, "type": "BidPlaced", "actor": "orange", "payload": log[2]["payload"]})
+    assert stale.status_code == 409 and stale.json()["head"]["hash"] is None
+    state = client.get(f"/games/{GAME}/state", headers=auth(orange)).json()
+    for answer in (seen, stale.json(), state):
+        assert mine["hash"] not in str(answer)
     import json
     true_head = json.loads(client.app.state.store.events(GAME)[1])["hash"]   # the referee's
     bodies = []
