@@ -175,13 +175,13 @@ class SeatClient:
         self.log[k:] = r.json()["events"]
         return self.log
 
-    def act(self, actor: str) -> bool:
-        """Let `actor`'s bot choose one of its legal moves and post it; False when it has none to
-        make (no move for it, or it lets the moment pass)."""
+    def act(self, actor: str, types: frozenset[str] | None = None) -> bool:
+        """Let `actor`'s bot choose one of its legal moves (of `types` only, when given) and post
+        it; False when it has none to make (no move for it, or it lets the moment pass)."""
         r = self.http.get(f"/games/{self.game}/legal", headers=auth(self.token))
         assert r.status_code == 200, r.text
         legal = r.json()
-        moves = [m for m in legal["moves"] if m["actor"] == actor]
+        moves = [m for m in legal["moves"] if m["actor"] == actor and (types is None or m["type"] in types)]
         if not moves:
             return False
         bot = self.bots.get(actor)
@@ -197,12 +197,17 @@ class SeatClient:
 
 
 def play_live(http, created: dict, claim, seed: str = "live", max_events: int = 20_000,
-              watch=None, until=None) -> dict[str, SeatClient]:
+              watch=None, until=None, asks=None, table=None) -> dict[str, SeatClient]:
     """Seat clients play the game `created` to its end, each bot choosing from its own legal
     moves; the server makes the chance, the organizer claims the result when the rules give one
     (`claim(result)`: the result event's payload), and the server reveals the seed. `watch(state)`
     is called with the public state before each decision; `until(state)` true stops the play
-    there. The seats' clients, their logs read at the end."""
+    there. `asks(state, actors)`: whom to ask, in order, as (actor, the move types it is asked
+    about, None for all) — the game's rule of priority when several may act at once (default:
+    the actors as the server lists them, each about all its moves); the first that makes a move
+    is taken. `table(state)`: the organizer's event when the game waits for no one (a card only
+    the table can turn over, a name after a roll-off), as (type, payload), or None. The seats' clients, their
+    logs read at the end."""
     gid, org = created["game"], created["organizer"]
     ruleset = created["ruleset"]
     rs = get_ruleset(ruleset)
@@ -216,6 +221,10 @@ def play_live(http, created: dict, claim, seed: str = "live", max_events: int = 
             events = http.get(f"/games/{gid}/events", params={"since": state["next_seq"] - 1}).json()
             if events["events"][-1]["type"] == rs.seed_event:
                 break
+            turned = table(state) if table is not None else None
+            if turned is not None:
+                post(http, gid, org, state["next_seq"], turned[0], None, turned[1])
+                continue
             assert state["over"] and not claimed, f"the game waits for no one at {state['next_seq']}"
             post(http, gid, org, state["next_seq"], rs.result_event, None, claim(state["result"]))
             claimed = True
@@ -225,9 +234,9 @@ def play_live(http, created: dict, claim, seed: str = "live", max_events: int = 
         if until is not None and until(state):
             break
         acted = False
-        for actor in actors:
+        for actor, types in (asks(state, actors) if asks is not None else [(a, None) for a in actors]):
             order = [seats[actor]] if actor in seats else list(seats.values())
-            if any(c.act(actor) for c in order):
+            if any(c.act(actor, types) for c in order):
                 acted = True
                 break
         assert acted, f"no one acts for {actors} at {state['next_seq']}"

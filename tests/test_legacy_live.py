@@ -156,7 +156,12 @@ def test_a_new_game_on_the_box_or_on_a_world_of_a_campaign():
     camp = new_game(("ann", "bob", "cat"), {"world": text, "campaign": "earth"}, {"mode": "table"})
     assert camp["campaign"] == {"name": "earth", "game": 3, "world": W.world_digest(w)}
     assert RULESET.check_start(PAYLOADS["GameStarted"].model_validate(camp), default_data()) == []
-    for options, players, words in [({"events": "3"}, ("a", "b", "c"), "no option 'events'"),
+    cards = new_game(("ann", "bob", "cat"), {"events": "6", "missions": "3"}, {"mode": "table"})
+    assert (cards["events"], cards["missions"]) == (6, 3)
+    assert "events" not in new_game(("ann", "bob", "cat"), {"events": "0"}, {"mode": "table"})
+    for options, players, words in [({"variant": "3"}, ("a", "b", "c"), "no option 'variant'"),
+                                    ({"events": "-1"}, ("a", "b", "c"), "number of Event cards"),
+                                    ({"missions": "100"}, ("a", "b", "c"), "number of Mission cards"),
                                     ({}, ("a", "b"), "3 to 5 players"),
                                     ({}, ("a", "a", "b"), "same id"),
                                     ({"world": "{"}, ("a", "b", "c"), "not a world document"),

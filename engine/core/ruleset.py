@@ -203,6 +203,14 @@ class Ruleset:
     """A decision's payload with the dice it brings (a castle re-roll), read from the tape as
     `chance` reads them: (state, type, actor, payload, tape) -> payload (unchanged when the
     decision brings none)."""
+    table_chance: Callable[[State, Any], dict | None] | None = None
+    """A draw or roll the server makes from the seed for an event whose other content only the
+    table knows (a card whose text is not in the game's data): (state, tape) -> None, or
+    {"type": the event type, "fills": the payload keys the server adds (its dice), "shows": what
+    the draw gives, for the table to act on (which card to turn over, who won a roll-off)}. The
+    game waits for that event from the table (or the seat the rules name); the server publishes
+    the draw with the state (no decision is due before it is used) and adds `fills` to the event
+    it is sent."""
     bot: Callable[[str, str], Any] | None = None
     """A seeded player for live play (seat clients of `ledger serve`): (actor, seed) -> an object
     whose `choose(log, moves)` returns one of `moves` — the actor's legal moves as the service

@@ -89,6 +89,7 @@ RULESET = Ruleset(
     actors=_legal.actors,
     new_game=_live.new_game,
     chance=_live.chance,
+    table_chance=_live.table_chance,
     bot=_live.bot,
     describe=_narrate.describe_event,
     board_lines=_narrate.board_lines,

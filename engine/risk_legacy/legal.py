@@ -34,6 +34,7 @@ from engine.risk_legacy.common import (
     connected, face_up_choices, has_power, legal_starts, may_draw, recruit_total, resources_of, roll_result,
     territories_of, trade_value,
 )
+from engine.risk_legacy.end_of_game import namer
 from engine.risk_legacy.engine import step
 from engine.risk_legacy.setup import layout_pool, reveal_pool, scar_cards_available, scar_pool
 from engine.risk_legacy.state import END, FACE_DOWN, MAIN, START, PlayerId, State
@@ -120,11 +121,13 @@ def actors(s: State) -> tuple[PlayerId, ...]:
       when none is left, the troops are removed;
     - a territory conquered: the attacker, who moves in;
     - the game won ("End of Game"): the next player to choose a reward, and every player whose
-      Scar card, dealt face down and not played, is still to be turned over."""
+      Scar card, dealt face down and not played, is still to be turned over; after the 15th
+      game's rewards, the player who names the world when it is settled who does and that
+      person is at this table (`world_namer`; RL-WORLD-NAME)."""
     f = s.flow
     if s.result is not None:
         face_down = tuple(p for p in s.seats if s.players[p].scar == FACE_DOWN)
-        chooser = f.choosers[:1] if f.phase == "rewards" else ()
+        chooser = f.choosers[:1] if f.phase == "rewards" else (world_namer(s),)
         return tuple(p for p in s.seats if p in chooser or p in face_down)
     if f.phase == "choose":
         return (f.current,)
@@ -143,6 +146,17 @@ def actors(s: State) -> tuple[PlayerId, ...]:
         return tuple(p for p in s.seats if not s.players[p].eliminated and s.players[p].missiles > 0
                      and p not in cb.held)
     return (cb.attacker,)
+
+
+def world_namer(s: State) -> PlayerId | None:
+    """The player of this game who names the world now (RL-WORLD-NAME: after the 15th game's
+    rewards, the person who signed the victors' section most often): None before or after the
+    naming, while the most signatures are tied (the tied roll off first: chance), or when that
+    person is not at this table (the table records the name: an event without an actor)."""
+    if s.result is None or s.flow.phase != "naming":
+        return None
+    tied, who = namer(s.world, s.data, None)
+    return who if who in s.seats else None
 
 
 def defence_options(s: State) -> list[int]:
@@ -175,6 +189,9 @@ def candidate_moves(s: State) -> list[Move]:
     if s.result is not None:
         if f.phase == "rewards":
             return reward_moves(s)
+        namer = world_namer(s)
+        if namer is not None:
+            return [Move(namer, "WorldNamed", {"name": f"The World of {namer}", "by": namer})]
         return []
     if f.phase == "choose":
         return faction_moves(s)

@@ -4,6 +4,7 @@ offers.
 
     new_game(players, options, dice) -> GameStarted payload      RULESET.new_game
     chance(state, tape) -> (type, actor, payload) | None           RULESET.chance
+    table_chance(state, tape) -> {type, fills, shows} | None       RULESET.table_chance
     bot(actor, seed).choose(log, moves) -> move | None             RULESET.bot
 
 (Whose decision the game waits for is `legal.actors`, RULESET.actors.)
@@ -13,8 +14,14 @@ engine names, and rolls with the seed's dice, read from the state's own count of
 order the simulator draws them (engine.risk_legacy.sim): so a server and the simulator given the
 same seed and the same decisions write the same events. The Scar cards are dealt face up, with
 their dice: the service keeps each card from the other seats through the ruleset's `view` and
-`redact` until it is played or the game is won (docs/views.md). Event and Mission cards are not
-dealt: their texts are in the sealed packs, so a served game is played without them.
+`redact` until it is played or the game is won (docs/views.md).
+
+Event and Mission cards come from decks whose cards the engine does not know (their texts are in
+the sealed packs; the state counts them, `events_left`, `missions_left`): `table_chance` draws
+which one with the seed's dice — one of the cards left, by position in the face-down deck — and
+the table turns that card over and sends its content; the server adds the draw's dice. The
+world's naming after the 15th game is the same when the most signatures are tied: the server
+rolls the roll-off, and the winner's name comes from the table (RULESET.table_chance).
 
 An attack roll comes once the defender has declared its dice (DefenceDeclared), and the troops a
 roll removes (CasualtiesRemoved, the table's record of what the rules give) once every holder of a
@@ -32,17 +39,19 @@ from engine.core.dice import TapeReader
 from engine.core.views import HIDDEN
 from engine.risk_legacy import world as W
 from engine.risk_legacy.board import default_data
+from engine.risk_legacy.end_of_game import namer
 from engine.risk_legacy.legal import Move, actors, attack_dice, casualties_payload, chance_needed
 from engine.risk_legacy.state import MAIN, State
 
-OPTIONS = ("world", "campaign")
+OPTIONS = ("world", "campaign", "events", "missions")
 
 
 def new_game(players: tuple[str, ...], options: Mapping[str, str], dice: dict) -> dict:
     """The GameStarted payload of a new game for `players` (3 to 5, in seat order) on the shipped
     board: on the box as it comes (uncustomized), or on `options["world"]` (a world document as
-    JSON, e.g. one a campaign left), as game `options["campaign"]`'s next when given.
-    ValueError naming what cannot be started."""
+    JSON, e.g. one a campaign left), as game `options["campaign"]`'s next when given;
+    `options["events"]` / `["missions"]`: the Event and Mission cards in play (a count, default
+    0: not used; GameStarted.events / missions). ValueError naming what cannot be started."""
     unknown = sorted(set(options) - set(OPTIONS))
     if unknown:
         raise ValueError(f"Risk Legacy takes no option {unknown[0]!r} (only {', '.join(map(repr, OPTIONS))})")
@@ -65,6 +74,15 @@ def new_game(players: tuple[str, ...], options: Mapping[str, str], dice: dict) -
         if problems:
             raise ValueError(f"option 'world': {problems[0]}")
         start["world"] = W.world_to_dict(world)
+    for key in ("events", "missions"):
+        text = options.get(key)
+        if text is None:
+            continue
+        if not (text.isascii() and text.isdigit() and int(text) <= 99):
+            raise ValueError(f"option {key!r} is the number of {key[:-1].capitalize()} cards in "
+                             f"play, 0 to 99; got {text!r}")
+        if int(text):
+            start[key] = int(text)
     name = options.get("campaign")
     if name:
         if world is None:
@@ -100,6 +118,37 @@ def chance(s: State, tape: Any) -> tuple[str, str | None, dict] | None:
         return "DiceRolled", None, {"rolls": {p: dice.roll(n) for p, n in roll.dice}}
     if cb.stage == "rolled":
         return "CasualtiesRemoved", None, casualties_payload(s)
+    return None
+
+
+def table_chance(s: State, tape: Any) -> dict | None:
+    """RULESET.table_chance: the draw an Event or Mission card owed now is made with (RL-EVENT-
+    TRIGGER, RL-MISSION: "Turn over the top card in the Event deck", "randomly place one Mission
+    card face up"), or the roll-off for naming the world (RL-WORLD-NAME: "those tied players roll
+    off"); None when neither is owed.
+
+    A card: one of the cards left (`events_left` / `missions_left`; which cards they are is not
+    known here), drawn with the draw rule as `_check_blind_draw` checks it: "shows" the deck's
+    size and the card's position in the face-down deck counted from the top (1 = the top card),
+    which the table turns over. The roll-off: one die each round for every tied person (in the
+    order `namer` gives them, round by round, as the simulator rolls), until one is ahead with
+    +1 per continent named; "shows" the tied and the winner, who names the world."""
+    spec = chance_needed(s)
+    if spec is not None and spec.kind in ("event", "mission") and spec.deck > 0:
+        dice = TapeReader(tape, s.dice_count)
+        [k], used = draw(list(range(spec.deck)), 1, dice.die)
+        return {"type": spec.event_type, "fills": {"dice": used},
+                "shows": {"deck": spec.deck, "card": k + 1}}
+    if s.result is not None and s.flow.phase == "naming":
+        tied, who = namer(s.world, s.data, None)
+        if who is not None or len(tied) < 2:
+            return None
+        dice = TapeReader(tape, s.dice_count)
+        rolls: dict[str, list[int]] = {}
+        while who is None:
+            rolls = {p: rolls.get(p, []) + [dice.die()] for p in tied}
+            _, who = namer(s.world, s.data, rolls)
+        return {"type": "WorldNamed", "fills": {"rolls": rolls}, "shows": {"tied": tied, "by": who}}
     return None
 
 
@@ -148,6 +197,8 @@ class LiveBot:
         bot, p = self.bot, self.actor
         if "RewardChosen" in by:
             return bot.reward(s, by["RewardChosen"])
+        if "WorldNamed" in by:
+            return by["WorldNamed"][0]
         if "FactionChosen" in by:
             faction, t = bot.faction(s)
             want = {"faction": faction, "territory": t}

@@ -2,7 +2,8 @@
 
     POST /games                      create a game: tokens shown once
     GET  /games                      the organizer's games (its token)
-    POST /games/{id}/events          append (Bearer token of a seat or the organizer)
+    POST /games/{id}/events          append (Bearer token of a seat or the organizer), sealed by
+                                     the server or by the client (sealing.py)
     GET  /games/{id}/events?since=   the log as the caller may read it
     GET  /games/{id}/state           the caller's view of the game
     GET  /games/{id}/legal           the caller's own legal moves
@@ -66,14 +67,33 @@ class NewGame(BaseModel):
     game_id: str | None = Field(None, description="the id to use (default: a random one)")
 
 
-class EventIn(BaseModel):
+class LineKeys(BaseModel):
+    """The envelope keys of a log line an event may carry (docs/log-format.md): checked, and
+    stored as given. With `prev` and `hash` the client sealed the line itself: the server checks
+    the chain and the hash and stores the line exactly so (docs/service.md, "Sealed lines")."""
+
+    v: int | None = Field(None, description="the log format's version, 1")
+    game: str | None = Field(None, description="the game id (this game's)")
+    seq: int | None = Field(None, ge=0, description="the seq the line is stored at")
+    at: str | None = Field(None, description="when it happened, RFC 3339 (never used by the rules)")
+    prev: str | None = Field(None, description="sealed: the hash of the line before (the head's for "
+                             "the first event of an append)")
+    hash: str | None = Field(None, description="sealed: hex SHA-256 of the line's canonical JSON "
+                             "without its hash key")
+
+    def line_keys(self) -> dict[str, Any]:
+        return {k: getattr(self, k) for k in LineKeys.model_fields}
+
+
+class EventIn(LineKeys):
     type: str
     actor: str | None = None
     payload: dict[str, Any] = Field(default_factory=dict)
 
 
-class AppendIn(BaseModel):
-    """One event (type, actor, payload) or several (events), at the seq the caller expects next."""
+class AppendIn(LineKeys):
+    """One event (type, actor, payload) or several (events), at the seq the caller expects next.
+    Each may be sealed by the client (prev and hash, with v, game, seq and at as on its line)."""
 
     expected_seq: int = Field(ge=0, description="the number of events stored (the next seq)")
     type: str | None = None
@@ -230,9 +250,13 @@ def create_app(store: str | Path | EventStore | None = None, *,
     @app.post("/games/{game_id}/events", summary="Append events (a seat's or the organizer's token)")
     def append(game_id: str, body: AppendIn, authorization: str | None = Header(None)) -> dict:
         if body.events is not None:
+            if any(v is not None for v in body.line_keys().values()):
+                raise ServiceError(422, "bad-request", "with events, each event carries its own "
+                                   "line keys (v, game, seq, at, prev, hash)")
             items = [e.model_dump() for e in body.events]
         elif body.type is not None:
-            items = [{"type": body.type, "actor": body.actor, "payload": body.payload}]
+            items = [{"type": body.type, "actor": body.actor, "payload": body.payload,
+                      **body.line_keys()}]
         else:
             raise ServiceError(422, "bad-request", "give an event (type, actor, payload) or events")
         if not items:

@@ -2,7 +2,9 @@
 
 Codes (docs/service.md): bad-request, body-too-large, not-found, unknown-game, unknown-ruleset,
 bad-game, game-exists, unauthorized, forbidden, not-your-turn, stale-seq, invalid-append,
-unknown-type, invalid-payload, illegal, dice-by-server, game-over, rate-limited.
+unknown-type, invalid-payload, illegal, dice-by-server, game-over, rate-limited; for lines a
+client sealed (ledger/service/sealing.py): bad-seal, bad-seq, bad-game-id, server-fills,
+bad-hash, chain-hidden, bad-prev.
 """
 
 from __future__ import annotations

@@ -23,6 +23,7 @@ from engine.core.dice import DiceTape
 from engine.core.events import Event
 from engine.core.rulings import RULING_EVENT, RULING_RULE, RulingRecorded, ruling_problem, takes_back
 from engine.core.ruleset import Ruleset, get_ruleset
+from ledger.service import sealing as S
 from ledger.service.errors import ServiceError
 from ledger.service.tables import ORGANIZER, ServiceGame
 from ledger.store import ConcurrencyConflict, InvalidAppend, load_log_from_store
@@ -214,6 +215,7 @@ class LiveTable:
             "actors": list(self.actors()),
             "digest": V.digest_for(self.rs, state, seat),
             "view": V.view_of(self.rs, state, seat),
+            "draw": None if self.finished else self.table_drawn(state),
         }
 
     def legal_for(self, seat: str | None) -> list[dict]:
@@ -253,11 +255,28 @@ class LiveTable:
         seat = None if role == ORGANIZER else role
         state = self.state
         envelopes: list[dict] = []
+        prev = self.steps[-1].raw.hash          # the chain the items continue (sealing.py)
+        chaining = any(item.get("hash") is not None for item in items)
+        shown = None                            # may the caller see the chain (sealed items)
         for i, item in enumerate(items):
             seq = first + i
+            at, sealed = S.envelope_keys(item, self.game.game_id, seq)
+            if sealed and self._server_fills(state, item):
+                raise S.server_fills(item.get("type"), seq)
             type_, actor, payload = self._fill(role, item, state, seq)
-            state = self._check(role, seq, type_, actor, payload, state, seat)
-            envelopes.append({"type": type_, "actor": actor, "payload": payload})
+            before, state = state, self._check(role, seq, type_, actor, payload, state, seat)
+            envelope = {"type": type_, "actor": actor, "payload": payload,
+                        **({"at": at} if at is not None else {})}
+            if chaining:                        # a client-sealed line is among the items
+                line = S.chained(self.game.game_id, seq, type_, actor, payload, at, prev)
+                if sealed:
+                    envelope = line = S.check_sealed(item, line, seq, lambda: shown is not False
+                                                     and self.chain_shown_to(seat))
+                if V.redact_payload(self.rs, type_, actor, payload, seat, before, state,
+                                    state) != payload:
+                    shown = False               # an item before the next is hidden from it
+                prev = line["hash"]
+            envelopes.append(envelope)
         steps = self._store(store, first, envelopes)
         findings = [f for s in steps for f in s.findings]
         self._follow_up(store)
@@ -272,6 +291,22 @@ class LiveTable:
                             f"({self.next_seq}): another append came first; read the events "
                             f"since {expected_seq} and try again", seq=self.next_seq,
                             head=self.head_for(seat))
+
+    def _server_fills(self, state: Any, item: dict) -> bool:
+        """Would the server complete this event with the seed's dice (a roll or draw the game
+        waits for, or dice a decision brings)? Said from the event's type and the state, never
+        from whether dice a client put in it are right (that would tell the seed's next dice)."""
+        type_, actor, payload = item.get("type"), item.get("actor"), item.get("payload")
+        if self.tape is None or not isinstance(payload, dict) or type_ not in self.rs.payload_models:
+            return False
+        due = self.rs.chance(state, self.tape) if self.rs.chance is not None else None
+        if due is not None and due[0] == type_ and actor in (None, due[1]):
+            return True
+        drawn = self.table_drawn(state)          # its fills are public (/state): sealed with them
+        if drawn is not None and drawn["type"] == type_:
+            return any(payload.get(k) != v for k, v in drawn["fills"].items())
+        return self.rs.with_dice is not None and \
+            self.rs.with_dice(state, type_, actor, payload, self.tape) is not payload
 
     def _fill(self, role: str, item: dict, state: Any, seq: int) -> tuple[str, str | None, dict]:
         """The event as it will be judged: with seeded dice, a roll or draw the game waits for
@@ -298,9 +333,24 @@ class LiveTable:
                 raise ServiceError(422, "dice-by-server", f"the server rolls this game's dice: "
                                    f"send {type_} with an empty payload to ask for it", seq=seq)
             return due
+        drawn = self.table_drawn(state)
+        if drawn is not None and drawn["type"] == type_:
+            fills = drawn["fills"]
+            if any(k in payload and payload[k] != v for k, v in fills.items()):
+                raise ServiceError(422, "dice-by-server", f"the server draws this {type_} from the "
+                                   f"game's seed: send it without {', '.join(fills)} (the draw "
+                                   f"is in /state's draw)", seq=seq)
+            return type_, actor, {**payload, **fills}
         if self.rs.with_dice is not None:
             payload = self.rs.with_dice(state, type_, actor, payload, self.tape)
         return type_, actor, payload
+
+    def table_drawn(self, state: Any) -> dict | None:
+        """The draw the server has made for an event the table completes (the ruleset's
+        `table_chance`: a card only the table can turn over, who won a roll-off), or None."""
+        if self.tape is None or self.rs.table_chance is None:
+            return None
+        return self.rs.table_chance(state, self.tape)
 
     def _check(self, role: str, seq: int, type_: str, actor: str | None, payload: dict,
                state: Any, seat: str | None) -> Any:
