@@ -11,6 +11,7 @@ from engine.warrior_knights.common import (
     Ctx, army_strength, bottom_of, cities_of, city_of, city_strength, discard_to, draw_from, gain,
     in_city, lift_sieges, noble_of, pay, read_fate, seat_of, set_baron, set_city, set_noble,
 )
+from engine.warrior_knights.glory import drop_levies, garrison_strength, is_levy, max_fate
 from engine.warrior_knights.moves import holders_of
 from engine.warrior_knights.phases import remove_troops
 from engine.warrior_knights.state import STRONGHOLD, Army, Battle, Noble, Side, State, evolve
@@ -44,7 +45,7 @@ def side_strength(s: State, b: Battle, which: str) -> int:
     side = b.attacker if which == "attacker" else b.defender
     total = _troops_of(s, side) + (COMMANDER_BONUS if side.commander else 0)
     if which == "defender" and b.kind in ("assault", "siege"):
-        total += target_strength(s, b)
+        total += target_strength(s, b) + defending_bonus(s, b)
     return max(0, total)
 
 
@@ -60,8 +61,14 @@ def target_strength(s: State, b: Battle) -> int:
     return city_strength(s, b.city) if b.city else 0
 
 
+def defending_bonus(s: State, b: Battle) -> int:
+    """For Glory: "A Garrison adds 100 strength to a city while defending" (WK-GARRISON); it takes
+    no breaches (WK-RULING-GARRISON-BREACHES)."""
+    return garrison_strength(s, b.city) if b.city and b.city != STRONGHOLD else 0
+
+
 def fate_count(s: State, b: Battle, which: str) -> int:
-    return min(MAX_FATE, side_strength(s, b, which) // TOKEN)
+    return min(max_fate(s), side_strength(s, b, which) // TOKEN)
 
 
 def _set_battle(s: State, b: Battle | None) -> State:
@@ -164,7 +171,7 @@ def begin_battle(s: State, seat: str, area: str, attack: Any, permits: frozenset
 
 def _siege(s: State, b: Battle, c: Ctx) -> State | None:
     att = _troops_of(s, b.attacker) + COMMANDER_BONUS
-    dfn = _troops_of(s, b.defender) + target_strength(s, b) + (COMMANDER_BONUS if _nobles(b.defender) else 0)
+    dfn = _troops_of(s, b.defender) + target_strength(s, b) + defending_bonus(s, b) + (COMMANDER_BONUS if _nobles(b.defender) else 0)
     if att <= dfn:
         return c.skip("WK-SIEGE", f"a siege needs more strength than the defence: {b.attacker.baron} has {att}, "
                       f"{b.city} is defended by {dfn}")
@@ -242,7 +249,7 @@ def fate_drawn(s: State, e, c: Ctx) -> State | None:
         want = fate_count(s, b, which)
         if len(cards) != want:
             c.bad("WK-FATE-COUNT", f"the {which} draws {len(cards)} Fate cards; his strength "
-                  f"{side_strength(s, b, which)} gives {want} (one per 100, at most {MAX_FATE})")
+                  f"{side_strength(s, b, which)} gives {want} (one per 100, at most {max_fate(s)})")
         side = side._replace(drawn=tuple(cards))
         if side.commander is None or len(cards) <= 1:
             side = side._replace(kept=tuple(cards), discarded=True)
@@ -612,8 +619,13 @@ def noble_lost(s: State, e, c: Ctx) -> State | None:
     elif gone and total - min(troops[t].strength for t in gone) >= need:
         c.bad("WK-NOBLE-DEATH", f"{nid} discards {total} strength of Mercenaries; {need} are owed, and fewer "
               "cards make it")
+    levies = [t for t in mercs if is_levy(troops[t])]
+    if levies and any(not is_levy(troops[t]) for t in gone) and not set(levies) <= set(gone):
+        c.bad("WK-TOWN-LEVY-LOSS", f"{nid}'s Town Levies ({', '.join(sorted(levies))}) are discarded for casualties "
+              "before his Mercenaries (Town Levies: \"discard Town Levies for casualties before mercenaries\")")
     lost = set(gone) | ({deserter} if deserter else set())
     s = remove_troops(s, n.owner, lost)
+    s = drop_levies(s, nid, c, "he died")      # For Glory (WK-TOWN-LEVY-LOSS)
     n = s.nobles[nid]
     if n.office:
         s = evolve(s, agenda_discards=s.agenda_discards + (n.office,))

@@ -23,6 +23,7 @@ from engine.core.ruleset import GameResult
 from engine.warrior_knights import actions as A
 from engine.warrior_knights import assembly as AS
 from engine.warrior_knights import battles as B
+from engine.warrior_knights import glory as G
 from engine.warrior_knights import moves as M
 from engine.warrior_knights import neutral as N
 from engine.warrior_knights import phases as P
@@ -40,7 +41,21 @@ initial_state = S.initial_state
 def _stronghold_placed(s: State, e: Event, c: Ctx) -> State | None:
     if s.flow.phase == "upkeep":
         return U.stronghold_replaced(s, e, c)
+    undealt = G.missions_undealt(s)
+    if undealt and s.flow.phase == "setup" and s.flow.step == "strongholds":
+        c.claim("WK-MISSION-DEAL", f"the strongholds are placed before {', '.join(undealt)} "
+                "is dealt a Mission card (Missions Variant: \"Before setting up stronghold locations\")")
     return S.stronghold_placed(s, e, c)
+
+
+def _stronghold_city_given(s: State, e: Event, c: Ctx) -> State | None:
+    """Attacking a Stronghold; with The King, the King's stronghold eliminated is usurped."""
+    b = s.battle
+    item = b.after[0] if b is not None and b.after else None
+    out = B.stronghold_city_given(s, e, c)
+    if out is not None and item is not None and item[0] == "stronghold":
+        out = G.usurp(out, b.attacker.baron, item[1], c)
+    return out
 
 
 def _crowns_given(s: State, e: Event, c: Ctx) -> State | None:
@@ -140,7 +155,7 @@ HANDLERS: dict[str, Callable[[State, Event, Ctx], State | None]] = {
     "Retreated": B.retreated,
     "NobleLost": B.noble_lost,
     "CityTaken": B.city_taken,
-    "StrongholdCityGiven": B.stronghold_city_given,
+    "StrongholdCityGiven": _stronghold_city_given,
     "EventDrawerChosen": N.event_drawer_chosen,
     "EventCardDrawn": N.event_card_drawn,
     "EventCancelled": N.event_cancelled,
@@ -168,6 +183,9 @@ HANDLERS: dict[str, Callable[[State, Event, Ctx], State | None]] = {
     "CrownsGiven": _crowns_given,
     "Adjusted": _adjusted,
     "GameEnded": _game_ended,
+    "KingsArmyAssigned": G.kings_army_assigned,
+    "MissionDealt": G.mission_dealt,
+    "MissionRevealed": G.mission_revealed,
 }
 
 # Chance and the Chairman's handling of the table: events no Baron decides (actor may be null).
@@ -184,10 +202,10 @@ _AFTER_END = frozenset({"GameEnded", "PlanOpened"})
 # any other event means the log left it unfinished (_resync).
 _CARD_EVENTS = frozenset({"ActionDeclined", "TaxesLevied", "SoldiersDrafted", "SupportRallied", "ChurchServed",
                           "ForcesMobilized", "PermissionGiven", "TroopsTransferred", "CrownsGiven", "Adjusted",
-                          "PlanOpened"})
+                          "PlanOpened", "KingsArmyAssigned"})
 _BATTLE_EVENTS = frozenset({"CommanderDeclared", "FateDrawn", "FateDiscarded", "CasualtiesAssigned",
                             "DesertersDrawn", "Retreated", "NobleLost", "CityTaken", "StrongholdCityGiven",
-                            "CrownsGiven", "Adjusted", "PlanOpened"})
+                            "CrownsGiven", "Adjusted", "PlanOpened", "KingsArmyAssigned"})
 
 
 def _resync(s: State, e: Event, c: Ctx) -> State:
@@ -233,11 +251,15 @@ def step(s: State, e: Event) -> tuple[list[Violation], State | None]:
         c.skip("WK-ACTOR", f"{e.type} is a Baron's decision: it names him as its actor")
         return c.v, None
     settled = _resync(s, e, c)
+    if (settled.glory is not None and settled.glory.king_army_owed is not None
+            and e.type not in ("KingsArmyAssigned", "PlanOpened", "GameEnded", "CrownsGiven", "Adjusted")):
+        settled = G.assign_owed_army(settled, c, e.type)
     out = handler(settled, e, c)
     if out is None:
         if settled is s:
             return c.v, None
         out = settled
+    out = G.after_event(out, c)
     out = R.advance(out, c)
     # an event happens where the game stood when it came (a round's first plan opens its Planning)
     at = ("planning", out.flow.round, 0) if e.type == "StacksPlanned" else position(settled)

@@ -82,6 +82,13 @@ def describe_event(type_: str, actor: str | None, payload: Any, view: dict | Non
             return f"Revolt card for {p.get('city')}: {_card(p.get('card'))}"
         case "Adjusted":
             return f"{who} records an adjustment for {p.get('source')}"
+        case "KingsArmyAssigned":
+            return f"{who}, King, assigns the King's Army: " + ", ".join(f"{n} to {h}" for h, n in p.get("armies", {}).items())
+        case "MissionDealt":
+            return f"{who} is dealt a Mission card, face down" + (" (committed)" if p.get("commitment") else "")
+        case "MissionRevealed":
+            return (f"{who} reveals his Mission {p.get('mission')}: "
+                    + ("fulfilled, +2 Influence (signed by him)" if p.get("fulfilled") else "not fulfilled"))
         case "GameEnded":
             return f"The game ends: {p.get('winner') or 'no winner'} declared"
     rest = ", ".join(f"{k} {v}" for k, v in p.items() if v not in (None, [], {}, False))
@@ -102,6 +109,16 @@ def board_lines(view: dict, indent: str = "    ") -> list[str]:
         out.append(f"{indent}Nobles: " + "; ".join(nobles))
     out.append(f"{indent}Influence pool: {view.get('influence_pool')}; Chairman {view.get('chairman')}, "
                f"Head of the Church {view.get('head_of_church')}")
+    g = view.get("glory")
+    if g:
+        parts = [f"Crown & Glory ({', '.join(g.get('variants', []))})"]
+        if g.get("king"):
+            parts.append(f"King {g['king']}")
+        if g.get("garrisons"):
+            parts.append("Garrisons " + ", ".join(f"{c} ({o})" for c, o in g["garrisons"].items()))
+        if g.get("riots"):
+            parts.append("rioting " + ", ".join(g["riots"]))
+        out.append(indent + "; ".join(parts))
     return out
 
 

@@ -8,6 +8,7 @@ from engine.warrior_knights.common import (
     Ctx, army_of, besieged, city_of, cities_of, clockwise_from, discard_to, draw_from, gain,
     noble_of, pay, read_event, read_fate, reshuffled, seat_of, set_army, set_baron, set_city,
 )
+from engine.warrior_knights import glory as G
 from engine.warrior_knights.state import STRONGHOLD, Expedition, State, evolve
 
 MAX_STAKE = 5                 # Fund Expedition: "may invest up to 5 crowns"
@@ -271,6 +272,10 @@ def defenses_upgraded(s: State, e, c: Ctx) -> State | None:
     if not _in_turn(s, seat, c, "WK-UPGRADE"):
         return None
     p = e.payload
+    if p.garrison is not None:                 # For Glory's Upgrade Defenses: a Garrison too (WK-GARRISON)
+        s = G.hire_garrison(s, seat, p.garrison, c)
+        if s is None:
+            return None
     if p.city is None:
         return _acted(s, seat)
     city = city_of(s, p.city, c, "WK-UPGRADE")
@@ -308,6 +313,10 @@ def troops_mustered(s: State, e, c: Ctx) -> State | None:
     if not _in_turn(s, seat, c, "WK-MUSTER"):
         return None
     p = e.payload
+    if p.levies:                               # For Glory's Muster Forces: Town Levies (WK-TOWN-LEVY)
+        s = G.recruit_levies(s, seat, p.levies, c)
+        if s is None:
+            return None
     if p.army is None or not p.tokens:
         return _acted(s, seat)
     holder = STRONGHOLD if p.army == STRONGHOLD else noble_of(s, p.army, seat, c, "WK-MUSTER")

@@ -1,0 +1,393 @@
+"""Warrior Knights with Crown & Glory (summary, "CROWN & GLORY EXPANSION": the Missions Variant, The
+King Variant, For Glory's Garrisons, Town Levies, Riots, New Fate Deck, new Neutral cards); each
+rule with an allowed and a forbidden case, on the shipped invented example cards (their
+"crown_and_glory" section and the "for_glory" Fate cards gfate01-48). Red is the Chairman and blue
+the Head of the Church (tests/wk_helpers.py)."""
+
+from __future__ import annotations
+
+from engine.core.commit import commitment
+from engine.warrior_knights import engine as E
+from engine.warrior_knights import glory as G
+from engine.warrior_knights.battles import fate_count
+from engine.warrior_knights.common import Ctx, stronghold_spot_problem
+from engine.warrior_knights.events import PAYLOADS
+from engine.warrior_knights.phases import income_of
+from engine.warrior_knights.rounds import advance
+from engine.warrior_knights.state import Battle, Flow, Glory, Side, Troop, evolve
+from engine.warrior_knights.upkeep import after_revolts
+from tests.test_wk_battles import stronghold_fallen
+from tests.test_wk_phases import upkeep, wages
+from tests.test_wk_round import PLAN
+from tests.wk_helpers import (
+    D, army, baron, clear_board, new, ok, own, place, ready, refused, rules, setup_until, when, with_card,
+)
+
+
+def glory(s, *variants, **changes):
+    """`s` playing the Crown & Glory `variants`."""
+    return evolve(s, glory=Glory(tuple(variants))._replace(**changes))
+
+
+def fg(s=None):
+    """A For Glory game on a clear board, the blue-backed Fate deck in play."""
+    return clear_board(glory(s or ready(), "for_glory"))
+
+
+def start_problems(variants):
+    model = PAYLOADS["GameStarted"].model_validate(
+        {"ruleset": "warrior-knights", "players": [{"id": "red"}, {"id": "blue"}], "variants": variants})
+    return rules(E.check_start(model, D))
+
+
+# --- the variants ---------------------------------------------------------------------------------------------
+
+def test_WK_CG_VARIANTS_allows_all_three_variants_together():
+    assert start_problems(["for_glory", "missions", "king"]) == []
+    s = new(2, variants=["for_glory", "missions", "king"])
+    assert s.glory.variants == ("for_glory", "missions", "king")
+    assert all(D.cards.fate[f].deck == "for_glory" for f in s.fate.pile)      # "Replace the original Fate deck"
+
+
+def test_WK_CG_VARIANTS_forbids_a_variant_twice_and_a_variants_event_in_a_game_without_it():
+    assert start_problems(["king", "king"]) == ["WK-CG-VARIANTS"]
+    s = setup_until(2, "strongholds")
+    refused(s, "WK-CG-VARIANTS", "MissionDealt", "red", mission="mi01")
+    refused(glory(s, "king", king_army_owed="red"), "WK-CG-VARIANTS", "MissionDealt", "red", mission="mi01")
+
+
+# --- The King -----------------------------------------------------------------------------------------------
+
+def test_WK_KING_POOL_allows_8_influence_per_player():
+    assert new(2, variants=["king"]).influence_pool == 16 and new(4, variants=["king"]).influence_pool == 32
+
+
+def test_WK_KING_POOL_forbids_the_base_games_10_per_player():
+    assert new(2).influence_pool == 20 and new(2, variants=["missions"]).influence_pool == 20
+
+
+def king_upkeep(s, pool=1):
+    """The Upkeep of a King game with `pool` Influence left; red has the most Influence."""
+    s = own(own(clear_board(s if s.glory is not None else glory(s, "king")), "kelso", "red"), "hythe", "blue")
+    s = place(place(s, "red-star", "valewick"), "blue-star", "oakhurst")
+    s = baron(baron(s, "red", influence=7), "blue", influence=6)
+    return upkeep(evolve(s, influence_pool=pool))
+
+
+def test_WK_KING_CROWN_allows_the_leader_to_become_king_when_the_pool_runs_out_and_play_goes_on():
+    s = king_upkeep(ready())
+    assert s.glory.king == "red" and s.glory.king_army_owed == "red"
+    assert s.result is None and s.influence_pool == 0 and s.flow.step == "return"
+
+
+def test_WK_KING_CROWN_forbids_a_king_on_a_tie_of_every_count_and_before_the_pool_runs_out():
+    s = own(own(clear_board(glory(ready(), "king")), "kelso", "red"), "hythe", "blue")
+    s = place(place(s, "red-star", "valewick"), "blue-star", "oakhurst")
+    tied = upkeep(evolve(s, influence_pool=2))
+    assert tied.glory.king is None and tied.result is None
+    assert king_upkeep(ready(), pool=10).glory.king is None
+
+
+def crowned(s=None):
+    s = s or clear_board(glory(ready(), "king", king="red", king_army_owed="red"))
+    s = place(own(s, "hythe", "red"), "red-star", "oakhurst")
+    return evolve(s, flow=Flow(phase="upkeep", step="return", round=1, order=("red", "blue")))
+
+
+def test_WK_KING_ARMY_allows_one_card_per_player_to_his_stronghold_and_nobles_at_his_cities():
+    s = ok(crowned(), "KingsArmyAssigned", "red", armies={"stronghold": 1, "star": 1})
+    assert s.glory.king_army_owed is None
+    assert s.nobles["red-star"].army.troops[-1] == "kings-army-1"          # holders in sorted order
+    assert s.barons["red"].stronghold_army.troops[-1] == "kings-army-2"
+    t = s.barons["red"].troops["kings-army-2"]
+    assert (t.strength, t.wage, t.mercenary, t.kind) == (100, 1, False, "king")   # regulars: never desert
+
+
+def test_WK_KING_ARMY_forbids_another_baron_another_count_a_noble_away_and_a_log_that_skips_it():
+    s = crowned()
+    refused(s, "WK-KING-ARMY", "KingsArmyAssigned", "blue", armies={"stronghold": 2})
+    refused(s, "WK-KING-ARMY", "KingsArmyAssigned", "red", armies={"stronghold": 3})
+    refused(place(s, "red-star", "valewick"), "WK-KING-ARMY", "KingsArmyAssigned", "red", armies={"star": 2})
+    v, after = when(s, "StacksPlanned", "red", stacks=PLAN)             # never assigned: a claim
+    assert rules(v) == ["WK-KING-ARMY"] and after.glory.king_army_owed is None
+    assert "kings-army-2" in after.barons["red"].stronghold_army.troops
+
+
+def test_WK_KING_INFLUENCE_allows_the_king_one_more_influence_each_upkeep():
+    s = king_upkeep(evolve(ready(), glory=Glory(("king",), king="red")), pool=0)
+    assert s.barons["red"].influence == 7 + 1 + 1 and s.barons["blue"].influence == 6 + 1
+
+
+def test_WK_KING_INFLUENCE_forbids_the_bonus_to_a_baron_who_is_not_king():
+    s = king_upkeep(evolve(ready(), glory=Glory(("king",), king="blue")), pool=0)
+    assert s.barons["red"].influence == 7 + 1 and s.barons["blue"].influence == 6 + 1 + 1
+
+
+def test_WK_KING_USURP_allows_the_winner_against_the_kings_stronghold_to_take_token_and_army():
+    s = stronghold_fallen()
+    s = glory(s, "king", king="blue")
+    s = ok(s, "StrongholdCityGiven", "blue", city="everton")
+    assert s.glory.king == "red" and s.glory.king_army_owed == "red"
+    s = ok(place(s, "red-star", "jesmond"), "KingsArmyAssigned", "red", armies={"star": 2})
+    assert s.nobles["red-star"].army.troops[-2:] == ("kings-army-1", "kings-army-2")
+
+
+def test_WK_KING_USURP_forbids_a_crown_for_eliminating_a_stronghold_that_is_not_the_kings():
+    s = ok(glory(stronghold_fallen(), "king", king="green"), "StrongholdCityGiven", "blue", city="everton")
+    assert s.glory.king == "green" and s.glory.king_army_owed is None
+
+
+def test_WK_KING_END_allows_the_end_of_the_round_with_16_influence_and_most_influence_wins():
+    s = evolve(ready(), glory=Glory(("king",), king="blue"), influence_pool=0)
+    s = baron(baron(s, "red", influence=16), "blue", influence=12)
+    s = after_revolts(evolve(s, flow=s.flow._replace(phase="upkeep", step="revolts", ends_after_upkeep=True)), Ctx())
+    assert s.result.winners == ("red",) and "16 Influence" in s.result.reason     # not the King: most Influence
+
+
+def test_WK_KING_END_forbids_an_end_when_the_pool_runs_out_below_16():
+    s = king_upkeep(ready(), pool=0)
+    assert s.result is None and s.flow.step == "return"
+
+
+# --- Missions -----------------------------------------------------------------------------------------------------
+
+def dealt(s=None):
+    s = glory(s or setup_until(2, "strongholds"), "missions")
+    s = ok(s, "MissionDealt", "red", commitment=commitment("mi03", "salt-r"))
+    return ok(s, "MissionDealt", "blue", mission="mi05")
+
+
+def test_WK_MISSION_DEAL_allows_a_card_each_before_the_strongholds_committed_or_in_clear():
+    s = dealt()
+    assert s.glory.missions["red"].commitment and s.glory.missions["blue"].mission == "mi05"
+    for q in s.flow.order:
+        area = next(a for a in sorted(D.board.areas) if not stronghold_spot_problem(s, a, q, True))
+        s = ok(s, "StrongholdPlaced", q, area=area)
+    assert s.flow.step == "nobles"
+
+
+def test_WK_MISSION_DEAL_forbids_a_second_card_a_card_not_in_the_deck_and_strongholds_first():
+    s = dealt()
+    refused(s, "WK-MISSION-DEAL", "MissionDealt", "red", mission="mi01")
+    one = ok(glory(setup_until(2, "strongholds"), "missions"), "MissionDealt", "red", mission="mi01")
+    refused(one, "WK-MISSION-DEAL", "MissionDealt", "blue", mission="mi99")
+    refused(one, "WK-MISSION-DEAL", "MissionDealt", "blue", mission="mi01")         # dealt already
+    area = next(a for a in sorted(D.board.areas) if D.board.areas[a].central and D.board.areas[a].city is None)
+    v, _ = refused(one, "WK-MISSION-DEAL", "StrongholdPlaced", "red", area=area)
+    assert not v[0].blocking
+
+
+def ending(s=None):
+    """The last Upkeep of a Missions game: the pool ran out; both Missions wait to be revealed."""
+    s = dealt(setup_until(2, "strongholds"))
+    s = own(own(clear_board(evolve(ready(), glory=s.glory)), "kelso", "red"), "hythe", "blue")
+    s = place(place(s, "red-star", "valewick"), "blue-star", "oakhurst")
+    return upkeep(evolve(s, influence_pool=2))
+
+
+def test_WK_MISSION_REVEAL_allows_the_chairman_first_and_2_influence_for_a_fulfilled_mission():
+    s = ending()
+    assert s.result is None and s.flow.step == "missions" and s.flow.current == "red"
+    s = ok(s, "MissionRevealed", "red", mission="mi03", salt="salt-r", fulfilled=True)
+    assert s.barons["red"].influence == 3
+    s = ok(s, "MissionRevealed", "blue", mission="mi05")
+    assert s.result.winners == ("red",)                     # 3 Influence to 1
+
+
+def test_WK_MISSION_REVEAL_forbids_another_card_than_committed_out_of_turn_and_before_the_end():
+    s = ending()
+    refused(s, "WK-MISSION-REVEAL", "MissionRevealed", "blue", mission="mi05")
+    refused(s, "WK-MISSION-REVEAL", "MissionRevealed", "red", mission="mi04", salt="salt-r")
+    s2 = ok(s, "MissionRevealed", "red", mission="mi03", salt="salt-r")
+    refused(s2, "WK-MISSION-REVEAL", "MissionRevealed", "blue", mission="mi06")
+    refused(dealt(), "WK-MISSION-REVEAL", "MissionRevealed", "red", mission="mi03", salt="salt-r")
+
+
+def test_WK_MISSION_REVEAL_forbids_scoring_when_the_kings_pool_runs_out():
+    s = dealt(setup_until(2, "strongholds"))
+    s = evolve(king_upkeep(ready()), glory=s.glory._replace(variants=("missions", "king")))
+    s = king_upkeep(evolve(ready(), glory=s.glory), pool=0)
+    assert s.flow.step == "return" and s.result is None    # the game goes on: no reveal yet
+
+
+# --- Riots ------------------------------------------------------------------------------------------------------------
+
+def riot_upkeep(s=None, crowns=15, faith=0):
+    s = baron(own(fg(s), "kelso", "red"), "red", crowns=crowns, faith=faith)
+    return upkeep(s)
+
+
+def test_WK_RIOT_allows_a_riot_token_when_unpaid_and_none_when_paid():
+    s = ok(riot_upkeep(), "RevoltDrawn", None, city="kelso", card="gfate04")        # riot
+    assert s.flow.revolt_owed == "kelso"
+    unpaid = ok(s, "RevoltSettled", "red", city="kelso")
+    assert unpaid.glory.riots == {"kelso": "red"} and unpaid.cities["kelso"].owner == "red"
+    paid = ok(s, "RevoltSettled", "red", city="kelso", pay="crowns")
+    assert not paid.glory.riots and paid.barons["red"].crowns == 15 - 6
+
+
+def test_WK_RIOT_forbids_a_second_riot_on_a_rioting_city_as_anything_but_a_revolt():
+    s = riot_upkeep()
+    s = evolve(s, glory=s.glory._replace(riots={"kelso": "red"}))
+    s = ok(s, "RevoltDrawn", None, city="kelso", card="gfate07")                  # riot again
+    s = ok(s, "RevoltSettled", "red", city="kelso")
+    assert s.cities["kelso"].owner is None and not s.glory.riots
+    refused(riot_upkeep(), "WK-REVOLT", "RevoltDrawn", None, city="hythe", card="gfate04")
+
+
+def test_WK_RIOT_EFFECT_allows_the_token_to_go_when_his_noble_enters():
+    s = fg()
+    s = own(evolve(s, glory=s.glory._replace(riots={"kelso": "red"})), "kelso", "red")
+    s = ok(with_card(place(s, "red-star", "elmstead"), "red", "mobilize_forces"), "ForcesMobilized", "red",
+           area="valewick", moves=[{"noble": "star", "path": ["valewick"]}])
+    assert not s.glory.riots
+
+
+def test_WK_RIOT_EFFECT_forbids_crowns_and_influence_from_a_rioting_city():
+    s = own(own(fg(), "kelso", "red"), "hythe", "red")
+    rioting = evolve(s, glory=s.glory._replace(riots={"kelso": "red"}))
+    assert income_of(s, "red") == 6 and income_of(rioting, "red") == 3
+    assert upkeep(rioting).barons["red"].influence == 1
+
+
+# --- Garrisons ---------------------------------------------------------------------------------------------------------
+
+def upgrading(s=None):
+    return with_card(s or own(own(fg(), "hythe", "red"), "kelso", "blue"), None, "upgrade_defenses")
+
+
+def test_WK_GARRISON_allows_one_for_a_crown_with_a_repair_and_adds_its_strength_defending():
+    s = ok(upgrading(), "DefensesUpgraded", "red", garrison="hythe", city="hythe", fortify=True)
+    assert s.glory.garrisons == {"hythe": "red"} and s.barons["red"].crowns == 15 - 1 - 4
+    b = Battle("oakhurst", "assault", Side("blue", ("blue-star",)), Side("red"), city="hythe")
+    assert G.garrison_strength(s, "hythe") == 100
+    assert fate_count(s, b, "defender") == (400 + 100) // 100
+
+
+def test_WK_GARRISON_forbids_a_city_not_his_a_second_one_there_the_ninth_and_no_for_glory():
+    s = upgrading()
+    refused(s, "WK-GARRISON", "DefensesUpgraded", "red", garrison="kelso")
+    taken = evolve(s, glory=s.glory._replace(garrisons={"hythe": "red"}))
+    refused(taken, "WK-GARRISON", "DefensesUpgraded", "red", garrison="hythe")
+    full = evolve(s, glory=s.glory._replace(garrisons={c: "blue" for c in sorted(D.board.cities)[:8]
+                                                       if c != "hythe"} | {"x": "blue"}))
+    refused(evolve(full, glory=full.glory._replace(garrisons=dict(list(full.glory.garrisons.items())[:8]))),
+            "WK-GARRISON", "DefensesUpgraded", "red", garrison="hythe")
+    refused(upgrading(own(clear_board(ready()), "hythe", "red")), "WK-CG-VARIANTS", "DefensesUpgraded", "red",
+            garrison="hythe")
+
+
+def test_WK_GARRISON_forbids_keeping_a_garrison_when_the_city_changes_hands():
+    s = own(fg(), "hythe", "red")
+    s = evolve(s, glory=s.glory._replace(garrisons={"hythe": "red"}))
+    s = ok(s, "Adjusted", "blue", source="ev03", city="hythe", owner="blue")
+    assert not s.glory.garrisons
+
+
+def test_WK_GARRISON_WAGES_allows_a_wage_per_garrison_and_a_garrison_let_go():
+    s = own(own(fg(), "hythe", "red"), "newburn", "red")
+    s = wages(evolve(s, glory=s.glory._replace(garrisons={"hythe": "red", "newburn": "red"})))
+    s2 = ok(s, "WagesPaid", "red", crowns=10)              # regulars 5, m01 1, m03 2, 2 Garrisons
+    assert s2.barons["red"].crowns == 5
+    s3 = ok(s, "WagesPaid", "red", unpaid_garrisons=["newburn"], crowns=9)
+    assert s3.glory.garrisons == {"hythe": "red"}
+
+
+def test_WK_GARRISON_WAGES_forbids_garrisons_he_cannot_pay_and_another_barons_garrison():
+    s = own(own(fg(), "hythe", "red"), "newburn", "red")
+    s = wages(baron(evolve(s, glory=s.glory._replace(garrisons={"hythe": "red", "newburn": "red"})), "red", crowns=9))
+    refused(s, "WK-GARRISON-WAGES", "WagesPaid", "red")
+    refused(s, "WK-GARRISON-WAGES", "WagesPaid", "red", unpaid_garrisons=["kelso"])
+
+
+# --- Town Levies -----------------------------------------------------------------------------------------------------
+
+def mustering(s=None):
+    s = s or place(own(fg(), "hythe", "red"), "red-star", "oakhurst")
+    return with_card(s, None, "muster_troops")
+
+
+def test_WK_TOWN_LEVY_allows_levies_for_2_crowns_each_for_a_noble_at_the_city_on_the_card():
+    s = ok(mustering(), "TroopsMustered", "red", levies=[{"levy": "lv-hythe", "noble": "star"}])
+    assert s.nobles["red-star"].army.troops[-1] == "lv-hythe" and s.barons["red"].crowns == 13
+    t = s.barons["red"].troops["lv-hythe"]
+    assert (t.strength, t.wage, t.kind) == (50, 0, "levy")
+
+
+def test_WK_TOWN_LEVY_forbids_a_noble_elsewhere_a_city_not_his_and_a_levy_held_already():
+    refused(mustering(place(own(fg(), "hythe", "red"), "red-star", "valewick")), "WK-TOWN-LEVY",
+            "TroopsMustered", "red", levies=[{"levy": "lv-hythe", "noble": "star"}])
+    refused(mustering(place(own(fg(), "hythe", "blue"), "red-star", "oakhurst")), "WK-TOWN-LEVY",
+            "TroopsMustered", "red", levies=[{"levy": "lv-hythe", "noble": "star"}])
+    refused(mustering(), "WK-TOWN-LEVY", "TroopsMustered", "red",
+            levies=[{"levy": "lv-hythe", "noble": "star"}, {"levy": "lv-hythe", "noble": "star"}])
+
+
+def levied():
+    s = ok(mustering(), "TroopsMustered", "red", levies=[{"levy": "lv-hythe", "noble": "star"}])
+    return army(s, "red-star", ("red-r4", "m03", "lv-hythe"))
+
+
+def test_WK_TOWN_LEVY_LOSS_allows_wages_without_the_levies_and_drops_them_when_a_mercenary_deserts():
+    s = wages(levied())
+    kept = ok(s, "WagesPaid", "red", crowns=8)                      # the Levy draws no wage
+    assert "lv-hythe" in kept.nobles["red-star"].army.troops
+    gone = ok(s, "WagesPaid", "red", unpaid=["m03"], crowns=6)
+    assert gone.nobles["red-star"].army.troops == ("red-r4",) and "lv-hythe" not in gone.barons["red"].troops
+
+
+def test_WK_TOWN_LEVY_LOSS_forbids_a_levy_let_go_for_wages():
+    refused(wages(levied()), "WK-TOWN-LEVY-LOSS", "WagesPaid", "red", unpaid=["lv-hythe"])
+
+
+# --- the New Fate Deck, the new Neutral cards -----------------------------------------------------------------------
+
+def big_army(n):
+    s = fg()
+    troops = {f"x{i}": Troop(f"x{i}", 100, 0, False) for i in range(n)}
+    s = baron(s, "blue", troops={**s.barons["blue"].troops, **troops})
+    s = army(s, "blue-star", tuple(troops))
+    return s, Battle("oakhurst", "assault", Side("blue", ("blue-star",)), Side("red"), city="hythe")
+
+
+def test_WK_FATE_GLORY_allows_up_to_20_fate_cards_with_for_glory():
+    s, b = big_army(17)
+    assert fate_count(s, b, "attacker") == 17 and G.max_fate(s) == 20
+
+
+def test_WK_FATE_GLORY_forbids_more_than_20():
+    s, b = big_army(25)
+    assert fate_count(s, b, "attacker") == 20
+    assert fate_count(evolve(s, glory=None), b, "attacker") == 10            # the base game: 10
+
+
+def glory_planned():
+    s = glory(ready(), "for_glory")
+    for q in s.seats:
+        s = ok(s, "StacksPlanned", q, stacks=PLAN)
+    return s
+
+
+def test_WK_NEUTRAL_GLORY_allows_3_neutral_cards_in_each_stack():
+    s = glory_planned()
+    assert [x[None] for x in s.flow.left] == [3, 3, 3]
+
+
+def test_WK_NEUTRAL_GLORY_forbids_the_removed_base_copies():
+    s = evolve(glory_planned(), neutral_used={"uncertain_times": 1})
+    refused(s, "WK-NEUTRAL-DECK", "CardRevealed", None, stack=1, owner=None, card="uncertain_times")
+    s = ok(evolve(glory_planned(), neutral_used={"research": 1}), "CardRevealed", None, stack=1, owner=None,
+           card="research")
+    assert s.flow.pending.card == "research"
+
+
+def test_the_for_glory_setup_razes_cities_by_town_levy_cards():
+    s = glory(setup_until(2, "raze"), "for_glory")
+    s = ok(s, "CitiesRazed", None, cards=[f"lv-{c}" for c in sorted(D.board.kingdom_cities)[:11]])
+    assert sum(1 for c in s.cities.values() if c.razed) == 11
+    refused(glory(setup_until(2, "raze"), "for_glory"), "WK-DECK", "CitiesRazed", None, cards=["fate01"])
+
+
+def test_a_game_with_the_kings_army_owed_settles_it_after_the_battle_it_came_in():
+    s = advance(crowned(), Ctx())
+    assert s.glory.king_army_owed == "red"
