@@ -595,6 +595,13 @@ def _owed_noble(s: State, e, c: Ctx, kind: str, event: str, rule: str, now: str,
     return (nid, n, deserter) if ok else None
 
 
+def _removable(gone: list[str], troops) -> list[str]:
+    """The discarded cards that could have been kept: with Town Levies among them (discarded
+    first, For Glory), only the Mercenaries after them."""
+    mercs = [t for t in gone if not is_levy(troops[t])]
+    return mercs or gone
+
+
 def noble_lost(s: State, e, c: Ctx) -> State | None:
     owed = _owed_noble(s, e, c, "die", "NobleLost", "WK-NOBLE-DEATH", "dying now",
                        "decides for his dying Noble")
@@ -616,7 +623,7 @@ def noble_lost(s: State, e, c: Ctx) -> State | None:
     if total < min(need, available):
         c.bad("WK-NOBLE-DEATH", f"{nid}'s {n.army.casualties} casualty tokens discard {need} strength of Mercenaries "
               f"(or all he has, {available}); the log discards {total}")
-    elif gone and total - min(troops[t].strength for t in gone) >= need:
+    elif gone and total - min(troops[t].strength for t in _removable(gone, troops)) >= need:
         c.bad("WK-NOBLE-DEATH", f"{nid} discards {total} strength of Mercenaries; {need} are owed, and fewer "
               "cards make it")
     levies = [t for t in mercs if is_levy(troops[t])]

@@ -19,7 +19,7 @@ from engine.warrior_knights.common import (
     Ctx, city_of, cities_of, clockwise_from, noble_of, on_board, pay, set_army, set_baron,
 )
 from engine.warrior_knights.state import (
-    EMPTY, STRONGHOLD, Army, Glory, MissionHeld, PlayerId, State, Troop, evolve,
+    STRONGHOLD, Army, Glory, MissionHeld, PlayerId, State, Troop, evolve,
 )
 
 FOR_GLORY, MISSIONS, KING = "for_glory", "missions", "king"
@@ -196,10 +196,7 @@ def kings_army_assigned(s: State, e, c: Ctx) -> State | None:
     for holder, n in sorted(e.payload.armies.items()):
         if not n:
             continue
-        if holder == STRONGHOLD:
-            if s.barons[seat].stronghold is None:
-                return c.skip("WK-KING-ARMY", f"{seat}'s stronghold is off the board: the King's Army goes to "
-                              "his Nobles at his cities")
+        if holder == STRONGHOLD:          # off the board, it comes back with it (WK-RULING-KING-ARMY)
             plan.append((STRONGHOLD, n))
             continue
         nid = noble_of(s, holder, seat, c, "WK-KING-ARMY")
@@ -239,9 +236,7 @@ def assign_owed_army(s: State, c: Ctx, before: str) -> State:
             + ("it goes to his stronghold" if cards else "its cards are not known (observed mode): none is given"))
     if len(cards) < len(s.seats):
         return set_glory(s, king_army_owed=None)
-    holder = STRONGHOLD if s.barons[seat].stronghold is not None else next(
-        (n.id for n in sorted(s.nobles.values()) if n.owner == seat and on_board(n)), STRONGHOLD)
-    return _give_kings_army(s, seat, cards, [(holder, len(cards))], c)
+    return _give_kings_army(s, seat, cards, [(STRONGHOLD, len(cards))], c)
 
 
 def king_ends(s: State) -> bool:
@@ -515,4 +510,4 @@ def full(s: State) -> dict | None:
     return out
 
 
-__all__ = ["EMPTY", "FOR_GLORY", "KING", "MISSIONS", "VARIANTS"]
+__all__ = ["FOR_GLORY", "KING", "MISSIONS", "VARIANTS"]

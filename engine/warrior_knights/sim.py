@@ -26,6 +26,7 @@ from engine.core.commit import commitment
 from engine.core.projection import SimulatedGame
 from engine.core.record import LogRecorder, judged_next
 from engine.warrior_knights import battles as B
+from engine.warrior_knights import glory as G
 from engine.warrior_knights import engine as E
 from engine.warrior_knights.assembly import PRIVATE, _current, _open_agendas
 from engine.warrior_knights.common import (
@@ -37,7 +38,7 @@ from engine.warrior_knights.moves import path_problem, sea_problem
 from engine.warrior_knights.phases import may_receive, regular_wages
 from engine.warrior_knights.common import Ctx
 from engine.warrior_knights.neutral import FOLLOW_UPS
-from engine.warrior_knights.rounds import advance, plan_text
+from engine.warrior_knights.rounds import advance, neutral_decks, plan_text
 from engine.warrior_knights.state import STRONGHOLD, Deck, State, evolve
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "white")
@@ -96,6 +97,7 @@ class Bots:
         self.vote_salts: dict[str, str] = {}
         self.event_card: str | None = None
         self.adjusted: dict = {}
+        self.missions: dict[str, tuple[str, str]] = {}     # Crown & Glory: each Baron's Mission and salt
 
     # -- helpers -------------------------------------------------------------------------------
 
@@ -137,6 +139,8 @@ class Bots:
             r = s.result
             return "GameEnded", None, {"winner": r.winners[0] if r.winners else None, "reason": r.reason}
         f = s.flow
+        if s.glory is not None and s.glory.king_army_owed is not None:
+            return self.kings_army(s)
         if f.phase == "setup":
             return self.setup(s)
         if s.battle is not None:
@@ -176,6 +180,18 @@ class Bots:
                 holder = shapes[i % 3] if self.rng.random() < 0.85 else STRONGHOLD
                 armies.setdefault(holder, []).append(t.id)
             return "TroopsAssigned", seat, {"armies": armies}
+        if f.step == "raze" and G.has(s, G.FOR_GLORY):
+            # For Glory: Town Levy cards choose the razed cities (and go back to the box)
+            want = {2: 11, 3: 7, 4: 5, 5: 3}[len(s.seats)]
+            levies = sorted((self.data.cards.crown_and_glory or {}).get("town_levies") or {})
+            return "CitiesRazed", None, {"cards": self.rng.sample(levies, want)}
+        if f.step == "strongholds" and G.missions_undealt(s):
+            seat = G.missions_undealt(s)[0]
+            taken = {m for m, _ in self.missions.values()}
+            deck = sorted(m for m in (self.data.cards.crown_and_glory or {}).get("missions") or {} if m not in taken)
+            mission, salt = self.rng.choice(deck), self.salt()
+            self.missions[seat] = (mission, salt)
+            return "MissionDealt", seat, {"commitment": commitment(mission, salt)}
         if f.step == "raze":
             want = {2: 11, 3: 7, 4: 5, 5: 3}[len(s.seats)]
             cities: list[str] = []
@@ -266,9 +282,12 @@ class Bots:
         if owner is None:
             kinds = self.data.cards.neutral_actions
             pool = []
-            for k in sorted(kinds.values(), key=lambda k: k.type):
-                if k.deck == "base":
-                    pool += [k.type] * (k.copies - s.neutral_used.get(k.type, 0))
+            copies: Counter = Counter()
+            for k in sorted(kinds.values(), key=lambda k: (k.type, k.deck)):
+                if k.deck in neutral_decks(s, k.type):
+                    copies[k.type] += k.copies
+            for kind in sorted(copies):
+                pool += [kind] * (copies[kind] - s.neutral_used.get(kind, 0))
             card = self.rng.choice(pool)
         else:
             plan = self.plans[owner]
@@ -403,7 +422,8 @@ class Bots:
                 if not blockers:
                     guards = [n.id for n in s.nobles.values()
                               if n.area == area and n.owner == owner and not n.dead and not n.at_sea and owner is not None]
-                    defence = city_strength(s, city) + sum(self._strength(s, k) for k in guards) + (200 if guards else 0)
+                    defence = (city_strength(s, city) + G.garrison_strength(s, city)
+                               + sum(self._strength(s, k) for k in guards) + (200 if guards else 0))
                     if strength + 200 > defence + 100:
                         kind = "assault"
                         att = {"defender": owner or "neutral", "kind": kind, "armies": armies, "commander": armies[0]}
@@ -505,19 +525,62 @@ class Bots:
         for seat in order[start:]:
             b = s.barons[seat]
             if p.card == "upgrade_defenses":
+                extra = self._garrison(s, seat)
+                crowns = b.crowns - (G.GARRISON_COST if extra else 0)
                 for city in cities_of(s, seat):
                     cs = s.cities[city]
                     if cs.siege is not None:
                         continue
-                    if cs.breaches and b.crowns >= 2:
-                        return "DefensesUpgraded", seat, {"city": city, "repair": min(cs.breaches, b.crowns // 2)}
-                    if not cs.fortified and b.crowns >= 10:
-                        return "DefensesUpgraded", seat, {"city": city, "fortify": True}
+                    if cs.breaches and crowns >= 2:
+                        return "DefensesUpgraded", seat, {"city": city, "repair": min(cs.breaches, crowns // 2), **extra}
+                    if not cs.fortified and crowns >= 10:
+                        return "DefensesUpgraded", seat, {"city": city, "fortify": True, **extra}
+                if extra:
+                    return "DefensesUpgraded", seat, extra
             if p.card == "muster_troops":
+                levies = self._levies(s, seat)
+                crowns = b.crowns - G.LEVY_COST * len(levies)
                 for n in sorted(s.nobles.values()):
-                    if n.owner == seat and n.army.casualties and b.crowns >= 2:
-                        return "TroopsMustered", seat, {"army": n.id, "tokens": min(n.army.casualties, b.crowns // 2)}
+                    if n.owner == seat and n.army.casualties and crowns >= 2:
+                        return "TroopsMustered", seat, {"army": n.id, "tokens": min(n.army.casualties, crowns // 2),
+                                                        **({"levies": levies} if levies else {})}
+                if levies:
+                    return "TroopsMustered", seat, {"levies": levies}
         return None
+
+    def _garrison(self, s: State, seat: str) -> dict:
+        """For Glory: a Garrison for his richest ungarrisoned city, when he can spare the crown."""
+        if not G.has(s, G.FOR_GLORY) or len(s.glory.garrisons) >= G.garrison_count(s):
+            return {}
+        if s.barons[seat].crowns < 6 + G.garrison_wage(s) * len(G.garrisons_of(s, seat)):
+            return {}
+        free = [c for c in cities_of(s, seat) if c not in s.glory.garrisons]
+        if not free:
+            return {}
+        best = max(free, key=lambda c: (self.data.board.cities[c].income, c))
+        return {"garrison": best}
+
+    def _levies(self, s: State, seat: str) -> list[dict]:
+        """For Glory: the Town Levy of each city of his where one of his Nobles stands, while he
+        keeps 4 crowns."""
+        if not G.has(s, G.FOR_GLORY):
+            return []
+        listed = (self.data.cards.crown_and_glory or {}).get("town_levies") or {}
+        held = {t for b in s.barons.values() for t in b.troops}
+        crowns = s.barons[seat].crowns
+        out = []
+        for n in sorted(s.nobles.values()):
+            if n.owner != seat or n.area is None or n.dead or n.at_sea:
+                continue
+            city = self.data.board.areas[n.area].city
+            if city is None or s.cities[city].owner != seat:
+                continue
+            for lid in sorted(listed):
+                if listed[lid]["city"] == city and lid not in held and crowns >= G.LEVY_COST + 4:
+                    out.append({"levy": lid, "noble": n.id})
+                    held.add(lid)
+                    crowns -= G.LEVY_COST
+        return out
 
     # -- battles -------------------------------------------------------------------------------------
 
@@ -565,17 +628,21 @@ class Bots:
                     spots = B._retreat_spots(s, n)
                     return "Retreated", n.owner, {"noble": who, "to": spots[0] if spots else None, "deserter": deserter}
                 need = n.army.casualties * 100
+                # Town Levies are discarded for casualties before Mercenaries (For Glory)
                 mercs = sorted((t for t in n.army.troops if troops[t].mercenary and t != deserter),
-                               key=lambda t: (troops[t].strength, t))
+                               key=lambda t: (not G.is_levy(troops[t]), troops[t].strength, t))
                 gone, total = [], 0
                 for t in mercs:
                     if total >= need:
                         break
                     gone.append(t)
                     total += troops[t].strength
-                while len(gone) > 1 and total - troops[gone[0]].strength >= need:
-                    total -= troops[gone[0]].strength
-                    gone = gone[1:]
+                while len(gone) > 1:
+                    first = next((t for t in gone if not G.is_levy(troops[t])), gone[0])
+                    if total - troops[first].strength < need:
+                        break
+                    total -= troops[first].strength
+                    gone = [t for t in gone if t != first]
                 return "NobleLost", n.owner, {"noble": who, "deserter": deserter, "discarded": gone}
             if kind == "take":
                 return "CityTaken", b.attacker.baron, {"raze": self.rng.random() < 0.1}
@@ -616,7 +683,14 @@ class Bots:
                     total += t.wage
                 else:
                     unpaid.append(t.id)
-            return "WagesPaid", seat, {"unpaid": unpaid, "crowns": regular + total}
+            bare = []
+            for city in G.garrisons_of(s, seat):            # For Glory: each Garrison's wage
+                if total + G.garrison_wage(s) <= left:
+                    total += G.garrison_wage(s)
+                else:
+                    bare.append(city)
+            return "WagesPaid", seat, {"unpaid": unpaid, "crowns": regular + total,
+                                       **({"unpaid_garrisons": bare} if bare else {})}
         if f.step == "draft":
             seat = f.current
             b = s.barons[seat]
@@ -718,6 +792,37 @@ class Bots:
             return self.rng.choice([q for q in s.seats if q != seat])
         return seat
 
+    # -- Crown & Glory ----------------------------------------------------------------------------------
+
+    def kings_army(self, s: State):
+        """The new King's Army: to his stronghold, or (off the board) his first Noble at a city of his."""
+        seat = s.glory.king_army_owed
+        n = len(s.seats)
+        if s.barons[seat].stronghold is not None:
+            return "KingsArmyAssigned", seat, {"armies": {STRONGHOLD: n}}
+        homes = {self.data.board.cities[c].area for c in cities_of(s, seat)}
+        for nb in sorted(s.nobles.values()):
+            if nb.owner == seat and nb.area in homes and not nb.dead and not nb.at_sea:
+                return "KingsArmyAssigned", seat, {"armies": {nb.id: n}}
+        return "KingsArmyAssigned", seat, {"armies": {STRONGHOLD: n}}
+
+    def fulfils(self, s: State, seat: str, mission: str) -> bool:
+        """The Baron's reading of his (invented) Mission card's text, which he signs."""
+        b = s.barons[seat]
+        board = self.data.board
+        mine = [n for n in s.nobles.values() if n.owner == seat and not n.dead]
+        checks = {
+            "mi01": lambda: sum(1 for c in cities_of(s, seat) if board.areas[board.cities[c].area].is_kingdom) >= 3,
+            "mi02": lambda: b.faith >= 5,
+            "mi03": lambda: any(n.area and not board.areas[n.area].is_kingdom for n in mine),
+            "mi04": lambda: any(n.office for n in mine) or bool(b.concessions),
+            "mi05": lambda: b.crowns >= 20,
+            "mi06": lambda: not b.charges,
+            "mi07": lambda: any(s.cities[c].fortified for c in cities_of(s, seat)),
+            "mi08": lambda: sum(1 for n in mine if n.area is not None) == 4,
+        }
+        return bool(checks.get(mission, lambda: False)())
+
     # -- Upkeep -------------------------------------------------------------------------------------------
 
     def upkeep(self, s: State):
@@ -725,6 +830,11 @@ class Bots:
         opened = self.open_plans(s)
         if opened is not None:
             return opened
+        if f.step == "missions":
+            seat = f.current
+            mission, salt = self.missions[seat]
+            return "MissionRevealed", seat, {"mission": mission, "salt": salt,
+                                             "fulfilled": self.fulfils(s, seat, mission)}
         if f.step == "revolts":
             if f.revolt_owed is not None:
                 city = f.revolt_owed
@@ -768,13 +878,31 @@ def seat_count(options: Mapping[str, str]) -> int:
     return n
 
 
-def play_game(seed: int, game_id: str, players: int, data: GameData | None = None) -> SimulatedGame:
+def variants_of(options: Mapping[str, str]) -> tuple[str, ...]:
+    """The Crown & Glory variants of `--variants` ("for_glory,missions,king", "all", "none")."""
+    raw = (options.get("variants") or "none").strip().lower()
+    if raw in ("none", ""):
+        return ()
+    if raw in ("all", "crown-and-glory", "crown_and_glory"):
+        return G.VARIANTS
+    names = [x.strip().replace("-", "_") for x in raw.split(",") if x.strip()]
+    bad = [x for x in names if x not in G.VARIANTS]
+    if bad:
+        raise ValueError(f"--variants {bad[0]!r}: the Crown & Glory variants are {', '.join(G.VARIANTS)} "
+                         "(or all, or none)")
+    return tuple(v for v in G.VARIANTS if v in names)
+
+
+def play_game(seed: int, game_id: str, players: int, data: GameData | None = None,
+              variants: tuple[str, ...] = ()) -> SimulatedGame:
     data = data or default_data()
     rng = random.Random(f"warrior-knights:{seed}:{game_id}")
     seats = COLOURS[:players]
     rec = LogRecorder(game_id)
     start = {"ruleset": "warrior-knights", "players": [{"id": q} for q in seats],
              "data": {"board": data.board.digest, "cards": data.cards.digest}}
+    if variants:
+        start["variants"] = list(variants)
     rec.add("GameStarted", None, **start)
     model = PAYLOADS["GameStarted"].model_validate(start)
     problems = [v for v in E.check_start(model, data) if v.blocking]
@@ -804,8 +932,8 @@ def play_game(seed: int, game_id: str, players: int, data: GameData | None = Non
 
 
 def simulate(seed: int, game_id: str, options: Mapping[str, str]) -> SimulatedGame:
-    """RULESET.simulate: `options` {"players": "2".."6"}."""
-    unknown = sorted(set(options) - {"players"})
+    """RULESET.simulate: `options` {"players": "2".."6", "variants": "for_glory,missions,king"}."""
+    unknown = sorted(set(options) - {"players", "variants"})
     if unknown:
         raise ValueError(f"Warrior Knights simulations take no --{unknown[0]} option")
-    return play_game(seed, game_id, seat_count(options))
+    return play_game(seed, game_id, seat_count(options), variants=variants_of(options))
