@@ -14,7 +14,7 @@ from engine.warrior_knights.common import Ctx, stronghold_spot_problem
 from engine.warrior_knights.events import PAYLOADS
 from engine.warrior_knights.phases import income_of
 from engine.warrior_knights.rounds import advance
-from engine.warrior_knights.state import Battle, Flow, Glory, Side, Troop, evolve
+from engine.warrior_knights.state import Battle, Deck, Flow, Glory, Side, Troop, evolve
 from engine.warrior_knights.upkeep import after_revolts
 from tests.test_wk_battles import stronghold_fallen
 from tests.test_wk_phases import upkeep, wages
@@ -362,7 +362,7 @@ def test_WK_FATE_GLORY_forbids_more_than_20():
 
 
 def glory_planned():
-    s = glory(ready(), "for_glory")
+    s = glory(ready(), "for_glory", offer_laid=True, scholar_drawn=True)
     for q in s.seats:
         s = ok(s, "StacksPlanned", q, stacks=PLAN)
     return s
@@ -378,7 +378,7 @@ def test_WK_NEUTRAL_GLORY_forbids_the_removed_base_copies():
     refused(s, "WK-NEUTRAL-DECK", "CardRevealed", None, stack=1, owner=None, card="uncertain_times")
     s = ok(evolve(glory_planned(), neutral_used={"research": 1}), "CardRevealed", None, stack=1, owner=None,
            card="research")
-    assert s.flow.pending.card == "research"
+    assert s.neutral_used["research"] == 2                   # the deck's 2 copies (no Scholar: nothing to do)
 
 
 def test_the_for_glory_setup_razes_cities_by_town_levy_cards():
@@ -388,6 +388,125 @@ def test_the_for_glory_setup_razes_cities_by_town_levy_cards():
     refused(glory(setup_until(2, "raze"), "for_glory"), "WK-DECK", "CitiesRazed", None, cards=["fate01"])
 
 
+def test_round_1_claims_a_setup_without_the_advancements_laid_out():
+    v, _ = when(glory(ready(), "for_glory"), "StacksPlanned", "red", stacks=PLAN)
+    assert rules(v) == ["WK-ADVANCEMENT-BUY"] and not v[0].blocking
+
+
 def test_a_game_with_the_kings_army_owed_settles_it_after_the_battle_it_came_in():
     s = advance(crowned(), Ctx())
     assert s.glory.king_army_owed == "red"
+
+
+# --- Knowledge, Advancements and the Scholar ------------------------------------------------------------------------
+
+def scholarly(**changes):
+    """A For Glory game with the Advancement deck, ad01-ad03 face up, and `changes` to its glory."""
+    s = fg()
+    deck = Deck(frozenset(f"ad{i:02d}" for i in range(4, 11)))
+    return evolve(s, glory=s.glory._replace(adv_deck=deck, offer=("ad01", "ad02", "ad03"), offer_laid=True,
+                                            scholar_drawn=True, **changes))
+
+
+def enriched(**changes):
+    s = with_card(scholarly(**changes), "red", "enrich_mind")
+    return ok(s, "MindEnriched", "red", area="assembly")
+
+
+def test_WK_KNOWLEDGE_allows_one_knowledge_and_the_card_to_the_assembly_stack():
+    s = enriched()
+    assert s.glory.knowledge["red"] == 1 and s.flow.pending.stage == "enrich"
+    s = advance(evolve(s, flow=s.flow._replace(pending=s.flow.pending._replace(stage="done"))), Ctx())
+    assert s.allocated["assembly"] == (("red", "enrich_mind"),)
+
+
+def test_WK_KNOWLEDGE_forbids_another_stack_and_another_barons_card():
+    s = with_card(scholarly(), "red", "enrich_mind")
+    v, s2 = refused(s, "WK-KNOWLEDGE", "MindEnriched", "red", area="wages")
+    assert s2.flow.pending.area == "taxation"
+    refused(s, "WK-ACTOR", "MindEnriched", "blue", area="taxation")
+
+
+def test_WK_SCHOLAR_allows_the_most_knowledge_and_a_random_baron_at_a_3_player_setup():
+    assert enriched().glory.scholar == "red"
+    s = clear_board(glory(setup_until(3, "strongholds"), "for_glory"))
+    s = ok(s, "ScholarChosen", None, cards=["gfate01", "gfate02", "gfate03"])     # red, blue: drawn past
+    assert s.glory.scholar == "green"
+
+
+def test_WK_SCHOLAR_forbids_a_tie_a_chairman_and_a_2_player_setup():
+    assert enriched(knowledge={"blue": 1}).glory.scholar is None
+    s = clear_board(glory(setup_until(3, "strongholds"), "for_glory"))
+    refused(s, "WK-SCHOLAR", "ScholarChosen", None, cards=["gfate01"])            # red is the Chairman
+    refused(clear_board(glory(setup_until(2, "strongholds"), "for_glory")), "WK-SCHOLAR", "ScholarChosen",
+            None, cards=["gfate03"])
+
+
+def test_WK_ADVANCEMENT_BUY_allows_one_for_its_knowledge_replaced_at_once():
+    s = enriched(knowledge={"red": 1})                       # 2 with Enrich Mind
+    s = ok(s, "AdvancementBought", "red", advancement="ad01")        # 2 Knowledge
+    assert s.glory.owned["red"] == ("ad01",) and s.glory.knowledge["red"] == 0 and s.glory.refill_owed == 1
+    s = ok(s, "AdvancementsRevealed", None, cards=["ad04"])
+    assert s.glory.offer == ("ad02", "ad03", "ad04") and "ad04" not in s.glory.adv_deck.pile
+
+
+def test_WK_ADVANCEMENT_BUY_forbids_too_dear_not_face_up_a_second_without_the_token_and_a_fourth_kept():
+    s = enriched(knowledge={"red": 1, "blue": 5})            # blue has more: red is not the Scholar
+    refused(s, "WK-ADVANCEMENT-BUY", "AdvancementBought", "red", advancement="ad02")      # 3 > 2
+    refused(s, "WK-ADVANCEMENT-BUY", "AdvancementBought", "red", advancement="ad09")
+    s = ok(s, "AdvancementBought", "red", advancement="ad03")
+    refused(s, "WK-ADVANCEMENT-BUY", "AdvancementBought", "red", advancement="ad01")      # refill first
+    s = ok(s, "AdvancementsRevealed", None, cards=["ad07"])
+    refused(s, "WK-ADVANCEMENT-BUY", "AdvancementBought", "red", advancement="ad07")      # one only
+    full = enriched(knowledge={"red": 5}, owned={"red": ("ad04", "ad05", "ad06")})
+    v, after = refused(full, "WK-ADVANCEMENT-BUY", "AdvancementBought", "red", advancement="ad03")
+    assert len(after.glory.owned["red"]) == 3 and "ad04" in after.glory.adv_deck.bottom
+
+
+def test_WK_ADVANCEMENT_USE_allows_its_owner_at_its_time_and_a_refresh_in_the_upkeep():
+    s = scholarly(owned={"red": ("ad07", "ad08")})
+    s = ok(s, "AdvancementUsed", "red", advancement="ad07")          # any time
+    assert s.glory.exhausted == ("ad07",)
+    s = ok(s, "Adjusted", "red", source="ad07", crowns=1)
+    assert upkeep(s).glory.exhausted == ()
+
+
+def test_WK_ADVANCEMENT_USE_forbids_another_owner_an_exhausted_card_and_a_battle_card_outside_battle():
+    s = scholarly(owned={"red": ("ad07", "ad09")}, exhausted=("ad07",))
+    refused(s, "WK-ADVANCEMENT-USE", "AdvancementUsed", "red", advancement="ad07")
+    refused(s, "WK-ADVANCEMENT-USE", "AdvancementUsed", "blue", advancement="ad09")
+    refused(s, "WK-ADVANCEMENT-USE", "AdvancementUsed", "red", advancement="ad09")       # when: battle
+
+
+def researching(**changes):
+    s = with_card(scholarly(**changes), None, "research")
+    return s
+
+
+def test_WK_RESEARCH_allows_the_scholar_to_draw_and_buy_for_one_knowledge_less():
+    s = researching(scholar="red", knowledge={"red": 1})
+    assert s.flow.pending.stage == "research"
+    s = ok(s, "AdvancementResearched", "red", card="ad05", buy=True)            # prints 2
+    assert s.glory.owned["red"] == ("ad05",) and s.glory.knowledge["red"] == 0 and s.barons["red"].crowns == 13
+
+
+def test_WK_RESEARCH_forbids_another_baron_than_the_scholar_and_no_crowns():
+    refused(researching(scholar="red"), "WK-RESEARCH", "AdvancementResearched", "blue", card="ad05")
+    refused(baron(researching(scholar="red"), "red", crowns=1), "WK-RESEARCH", "AdvancementResearched", "red",
+            card="ad05")
+
+
+def marching():
+    s = place(place(fg(), "red-star", "oakhurst", exhausted=True), "red-square", "valewick", exhausted=True)
+    return with_card(s, "red", "forced_march")
+
+
+def test_WK_FORCED_MARCH_allows_one_noble_free_and_the_others_for_2_crowns():
+    s = ok(marching(), "MarchForced", "red", nobles=["star", "square"])
+    assert not s.nobles["red-star"].exhausted and not s.nobles["red-square"].exhausted
+    assert s.barons["red"].crowns == 13 and s.allocated["wages"] == (("red", "forced_march"),)
+
+
+def test_WK_FORCED_MARCH_forbids_a_fresh_noble_and_nobles_he_cannot_pay_for():
+    refused(marching(), "WK-FORCED-MARCH", "MarchForced", "red", nobles=["triangle"])
+    refused(baron(marching(), "red", crowns=1), "WK-FORCED-MARCH", "MarchForced", "red", nobles=["star", "square"])

@@ -264,3 +264,26 @@ def test_WK_RULING_GLORY_FATE_DECK_the_blue_deck_replaces_the_base_one():
     from tests.wk_helpers import new
     s = new(2, variants=["for_glory"])
     assert s.fate.pile and all(x.startswith("gfate") for x in s.fate.pile)
+
+
+def test_WK_RULING_ADVANCEMENT_EXCESS_the_named_card_goes_to_the_bottom():
+    from tests.test_wk_glory import enriched
+    s = enriched(knowledge={"red": 5}, owned={"red": ("ad04", "ad05", "ad06")})
+    s = ok(s, "AdvancementBought", "red", advancement="ad03", returned=["ad05"])
+    assert s.glory.owned["red"] == ("ad04", "ad06", "ad03") and s.glory.adv_deck.bottom == ("ad05",)
+
+
+def test_WK_RULING_SCHOLAR_KEEPS_the_token_while_knowledge_is_spent():
+    from tests.test_wk_glory import enriched
+    s = enriched(knowledge={"red": 1, "blue": 1})
+    assert s.glory.scholar == "red"
+    s = ok(s, "AdvancementBought", "red", advancement="ad01")            # 0 Knowledge left
+    assert s.glory.scholar == "red" and s.glory.knowledge["red"] < s.glory.knowledge["blue"]
+
+
+def test_WK_RULING_ADVANCEMENT_TIME_from_the_cards_file():
+    from tests.test_wk_glory import scholarly
+    s = scholarly(owned={"red": ("ad08",)})                              # when: upkeep
+    refused(s, "WK-ADVANCEMENT-USE", "AdvancementUsed", "red", advancement="ad08")
+    s = evolve(s, flow=s.flow._replace(phase="upkeep", step="return"))
+    assert ok(s, "AdvancementUsed", "red", advancement="ad08").glory.exhausted == ("ad08",)

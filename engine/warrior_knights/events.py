@@ -443,6 +443,59 @@ class MissionRevealed(Payload):
     text: str | None = None
 
 
+# --- Crown & Glory, For Glory: Knowledge, Advancements, the Scholar -----------------------------
+
+class AdvancementsRevealed(Payload):
+    """Chance: Advancements laid face up: the top 3 at the setup, or the one that replaces each
+    Advancement bought (its id, or observed mode its printed {"id", "knowledge"})."""
+
+    cards: list[Card]
+
+
+class ScholarChosen(Payload):
+    """Chance, For Glory setup: the Fate cards drawn to give the Scholar token to a random Baron who
+    is neither the Chairman nor the Head of the Church (cards naming them are drawn past)."""
+
+    cards: list[Card] = Field(min_length=1)
+
+
+class MindEnriched(Payload):
+    """Enrich Mind: 1 Knowledge (and the Scholar token to the Baron with the most); the card goes to
+    the Taxation or the Assembly stack (`area`); purchases follow as AdvancementBought."""
+
+    area: str
+
+
+class AdvancementBought(Payload):
+    """An Advancement face up bought with Enrich Mind for its Knowledge; `returned`: the ones put
+    at the bottom of the deck when he would own more than 3."""
+
+    advancement: str
+    returned: list[str] = Field(default_factory=list)
+
+
+class AdvancementResearched(Payload):
+    """Research: the Scholar pays 2 crowns and draws the top Advancement (`card`), then buys it
+    for 1 Knowledge less (`buy`) or discards it."""
+
+    card: Card
+    buy: bool = False
+    returned: list[str] = Field(default_factory=list)
+
+
+class MarchForced(Payload):
+    """Forced March: the exhausted Nobles refreshed (the first free, the others 2 crowns each)."""
+
+    nobles: list[str] = Field(default_factory=list)
+
+
+class AdvancementUsed(Payload):
+    """An Advancement activated by its owner; its effect (card text) follows as Adjusted events."""
+
+    advancement: str
+    text: str | None = None
+
+
 # --- any time ------------------------------------------------------------------------------------
 
 class CrownsGiven(Payload):
@@ -485,5 +538,6 @@ PAYLOADS = payload_table(
     AgendaOrderDeclared, VotesHidden, VotesRevealed, VoteDeclared, TieBroken, OfficeAssigned,
     ChargeDiscarded, AgendasRevealed, MercenaryHired, MercenariesRevealed, RevoltDrawn,
     RevoltSettled, NobleReturned, CrownsGiven, Adjusted, GameEnded, KingsArmyAssigned,
-    MissionDealt, MissionRevealed,
+    MissionDealt, MissionRevealed, AdvancementsRevealed, ScholarChosen, MindEnriched, AdvancementBought,
+    AdvancementResearched, MarchForced, AdvancementUsed,
 )

@@ -12,6 +12,7 @@ token removed by a Noble or a Garrison present, an owed King's Army)."""
 from __future__ import annotations
 
 from types import MappingProxyType
+from typing import Any
 
 from engine.core.commit import matches_commitment
 from engine.core.data import DataShapeError, Shape
@@ -94,8 +95,11 @@ def is_levy(t: Troop) -> bool:
     return t.kind == "levy"
 
 
-def initial_glory(variants) -> Glory | None:
-    return Glory(tuple(variants)) if variants else None
+def initial_glory(variants, data=None) -> Glory | None:
+    if not variants:
+        return None
+    deck = advancement_deck(data) if data is not None and FOR_GLORY in variants else None
+    return Glory(tuple(variants), adv_deck=deck)
 
 
 def influence_pool_per_player(variants) -> int | None:
@@ -469,6 +473,9 @@ def after_event(s: State, c: Ctx) -> State:
     g = s.glory
     if g is None:
         return s
+    if g.battle_uses and s.battle is None:
+        s = set_glory(s, battle_uses=())
+        g = s.glory
     lost = [city for city, owner in g.garrisons.items() if s.cities[city].owner != owner]
     if lost:
         s = drop_garrisons(s, lost, c, "its city changed hands")
@@ -497,6 +504,9 @@ def public(s: State) -> dict | None:
     return {"variants": list(g.variants), "king": g.king, "king_army_owed": g.king_army_owed,
             "riots": dict(sorted(g.riots.items())), "garrisons": dict(sorted(g.garrisons.items())),
             "riot_owed": g.riot_owed,
+            "knowledge": dict(sorted(g.knowledge.items())), "scholar": g.scholar,
+            "advancements": {q: list(v) for q, v in sorted(g.owned.items())},
+            "exhausted": list(g.exhausted), "offer": list(g.offer), "refill_owed": g.refill_owed,
             "missions": {q: {"dealt": True, "commitment": m.commitment,
                              "mission": m.mission if m.revealed else None,
                              "revealed": m.revealed, "fulfilled": m.fulfilled}
@@ -506,8 +516,353 @@ def public(s: State) -> dict | None:
 def full(s: State) -> dict | None:
     out = public(s)
     if out is not None:
-        out["missions_held"] = {q: m.mission for q, m in sorted(s.glory.missions.items())}
+        g = s.glory
+        out["missions_held"] = {q: m.mission for q, m in sorted(g.missions.items())}
+        out["advancement_deck"] = None if g.adv_deck is None else {
+            "pile": sorted(g.adv_deck.pile), "bottom": list(g.adv_deck.bottom), "discard": sorted(g.adv_deck.discard)}
+        out["setup"] = [g.offer_laid, g.scholar_drawn, list(g.battle_uses), dict(sorted(g.adv_printed.items()))]
     return out
 
 
 __all__ = ["FOR_GLORY", "KING", "MISSIONS", "VARIANTS"]
+
+
+# --- Knowledge, Advancements and the Scholar (For Glory) ----------------------------------------------------
+
+RESEARCH_COST = 2             # Research: "The Scholar may pay 2 crowns to immediately draw the top card"
+MAX_ADVANCEMENTS = 3          # "may own a maximum of 3 total cards"
+OFFER = 3                     # "Draw the top 3 cards and place them faceup"
+MARCH_COST = 2                # Forced March: "any of your other exhausted Nobles at a cost of 2 crowns apiece"
+BOUGHT_AFTER = frozenset({"AdvancementBought", "AdvancementsRevealed", "CrownsGiven",
+                          "Adjusted", "PlanOpened"})
+
+
+def advancement_deck(data) -> Any:
+    """The Advancement deck of the cards file (None: observed mode, the costs come with the draws)."""
+    from engine.warrior_knights.state import Deck
+    listed = (data.cards.crown_and_glory or {}).get("advancements") or {}
+    return Deck(frozenset(listed)) if listed else None
+
+
+def _adv_cost(s: State, adv: str) -> int | None:
+    listed = _cg(s).get("advancements") or {}
+    if adv in listed:
+        return listed[adv]["knowledge"]
+    return s.glory.adv_printed.get(adv)
+
+
+def _adv_info(s: State, adv: str) -> dict:
+    listed = _cg(s).get("advancements") or {}
+    return listed.get(adv) or {"knowledge": s.glory.adv_printed.get(adv, 0), "when": "any", "exhausts": True, "text": ""}
+
+
+def _read_adv(s: State, card, c: Ctx) -> str | None:
+    """An Advancement card drawn: its id (the cards file lists the deck) or, observed mode, its printed
+    {"id", "knowledge"} (kept for its purchase)."""
+    listed = _cg(s).get("advancements") or {}
+    if listed:
+        if not isinstance(card, str):
+            c.skip("WK-CARD", f"{s.data.cards.label} lists the Advancements: name the card by its id")
+            return None
+        if card not in listed:
+            c.skip("WK-CARD", f"{card!r} is not an Advancement of {s.data.cards.label}")
+            return None
+        return card
+    if not isinstance(card, dict):
+        c.skip("WK-CARD", "no cards file lists the Advancements: a drawn Advancement carries its printed "
+               "fields ({\"id\", \"knowledge\"}; observed mode)")
+        return None
+    sh = Shape(card, "the Advancement card")
+    try:
+        aid, cost = sh["id"].str(), sh["knowledge"].int()
+    except DataShapeError as err:
+        c.skip("WK-CARD", f"an Advancement given by its printed fields needs \"id\" and \"knowledge\": {err}")
+        return None
+    return aid if s.glory.adv_printed.get(aid) == cost else (aid, cost)
+
+
+def _drawn_adv(s: State, card, c: Ctx) -> tuple[State, str] | None:
+    from engine.warrior_knights.common import draw_from
+    got = _read_adv(s, card, c)
+    if got is None:
+        return None
+    if isinstance(got, tuple):
+        aid, cost = got
+        s = set_glory(s, adv_printed=MappingProxyType({**s.glory.adv_printed, aid: cost}))
+    else:
+        aid = got
+    deck = s.glory.adv_deck
+    if deck is not None:
+        s = set_glory(s, adv_deck=draw_from(deck, aid, "Advancement", c))
+    return s, aid
+
+
+def advancements_revealed(s: State, e, c: Ctx) -> State | None:
+    """The Advancements laid face up: the 3 of the setup, or the one that replaces each purchase."""
+    if not has(s, FOR_GLORY):
+        return c.skip("WK-CG-VARIANTS", "Advancements are in play with the For Glory variant only")
+    g = s.glory
+    if s.flow.phase == "setup" and not g.offer_laid:
+        want, what = OFFER, "the setup lays out the top 3 Advancements"
+    elif g.refill_owed:
+        want, what = g.refill_owed, "each Advancement bought is replaced by the top card of the deck"
+    else:
+        return c.skip("WK-ADVANCEMENT-BUY", "no Advancement is laid face up now (the setup lays out 3; each "
+                      "one bought is replaced at once)")
+    cards = list(e.payload.cards)
+    if len(cards) != want:
+        deck = g.adv_deck
+        short = deck is not None and len(deck.pile) + len(deck.bottom) < want and len(cards) == len(deck.pile) + len(deck.bottom)
+        if not short:
+            c.bad("WK-ADVANCEMENT-BUY", f"{what}: {want} card(s), the log lays out {len(cards)}")
+    offer = list(g.offer)
+    for card in cards:
+        got = _drawn_adv(s, card, c)
+        if got is None:
+            return None
+        s, aid = got
+        offer.append(aid)
+    c.note("Advancements face up: " + (", ".join(offer) or "none"))
+    return set_glory(s, offer=tuple(offer), offer_laid=True, refill_owed=0)
+
+
+def scholar_chosen(s: State, e, c: Ctx) -> State | None:
+    """For Glory setup 8: the Scholar token to a random Baron, not the Head of the Church nor the
+    Chairman (Fate cards naming them or a colour not in play are drawn past); none with 2 players."""
+    from engine.warrior_knights.common import discard_to, draw_from, read_fate, seat_of
+    if not has(s, FOR_GLORY):
+        return c.skip("WK-CG-VARIANTS", "the Scholar token is in play with the For Glory variant only")
+    if s.flow.phase != "setup" or s.chairman is None or s.glory.scholar_drawn:
+        return c.skip("WK-SCHOLAR", "the Scholar is chosen once, in the setup, after the Chairman and the Head "
+                      "of the Church")
+    if len(s.seats) == 2:
+        return c.skip("WK-SCHOLAR", "with 2 players no Scholar is chosen at the setup (\"Skip this step in a 2 "
+                      "player game\")")
+    deck = s.fate
+    chosen, ids = None, []
+    cards = list(e.payload.cards)
+    for i, card in enumerate(cards):
+        f = read_fate(s, card, c)
+        if f is None:
+            return None
+        ids.append(f.id)
+        deck = draw_from(deck, f.id, "Fate card", c)
+        seat = seat_of(s, f.baron)
+        if seat is not None and seat not in (s.chairman, s.head_of_church):
+            chosen = seat
+            if i != len(cards) - 1:
+                c.bad("WK-SCHOLAR", f"the card {i + 1} already names {seat}; {len(cards) - i - 1} more are drawn")
+            break
+    if chosen is None:
+        return c.skip("WK-SCHOLAR", "the Fate cards drawn name no Baron in play who is neither the Chairman nor "
+                      "the Head of the Church")
+    c.note(f"{chosen} starts with the Scholar token")
+    return set_glory(evolve(s, fate=discard_to(deck, ids)), scholar=chosen, scholar_drawn=True)
+
+
+def _enriching(s: State, e, c: Ctx, stage: str) -> bool:
+    p = s.flow.pending
+    if s.flow.phase != "actions" or p is None or p.owner is None or p.card != "enrich_mind" or p.stage != stage:
+        c.skip("WK-FLOW", f"{e.type} is not expected now: no Enrich Mind card waits"
+               + (" to be resolved" if stage == "open" else " for purchases"))
+        return False
+    if e.actor != p.owner:
+        c.skip("WK-ACTOR", f"the Enrich Mind card is {p.owner}'s, not {e.actor}'s")
+        return False
+    return True
+
+
+def _scholar_check(s: State, seat: str, c: Ctx) -> State:
+    k = s.glory.knowledge
+    mine = k.get(seat, 0)
+    if s.glory.scholar != seat and all(mine > k.get(q, 0) for q in s.seats if q != seat):
+        c.note(f"{seat} has the most Knowledge ({mine}) and takes the Scholar token")
+        return set_glory(s, scholar=seat)
+    return s
+
+
+def mind_enriched(s: State, e, c: Ctx) -> State | None:
+    """Enrich Mind: 1 Knowledge, the Scholar check, then purchases (AdvancementBought) may follow;
+    the card goes to the Taxation or the Assembly stack, as the Baron says."""
+    if not _enriching(s, e, c, "open"):
+        return None
+    seat = e.actor
+    p = s.flow.pending
+    kinds = s.data.cards.baron_actions
+    printed = kinds["enrich_mind"].area if kinds is not None and "enrich_mind" in kinds else p.printed_area
+    options = printed if isinstance(printed, tuple) else (printed,) if isinstance(printed, str) else ("taxation", "assembly")
+    area = e.payload.area
+    if area not in options:
+        c.bad("WK-KNOWLEDGE", f"the Enrich Mind card goes to {' or '.join(options)}, not {area!r} "
+              f"({options[0]} is used)")
+        area = options[0]
+    k = s.glory.knowledge.get(seat, 0) + 1
+    s = set_glory(s, knowledge=MappingProxyType({**s.glory.knowledge, seat: k}))
+    c.note(f"{seat} gains 1 Knowledge ({k})")
+    s = _scholar_check(s, seat, c)
+    return evolve(s, flow=s.flow._replace(pending=p._replace(stage="enrich", area=area,
+                                                              detail={**p.detail, "bought": 0})))
+
+
+def _own(s: State, seat: str, adv: str, returned, c: Ctx) -> State:
+    """`adv` goes in front of `seat`; past 3, the ones he names go to the bottom of the deck."""
+    from engine.warrior_knights.common import bottom_of
+    owned = s.glory.owned.get(seat, ()) + (adv,)
+    back = [x for x in returned if x in owned]
+    if len(back) != len(returned):
+        c.bad("WK-ADVANCEMENT-BUY", f"{seat} returns {', '.join(returned)}; he owns {', '.join(owned)}")
+    if len(owned) - len(back) != min(len(owned), MAX_ADVANCEMENTS):
+        want = max(0, len(owned) - MAX_ADVANCEMENTS)
+        c.bad("WK-ADVANCEMENT-BUY", f"a Baron owns at most {MAX_ADVANCEMENTS} Advancements: {seat} owns "
+              f"{len(owned)} and puts {want} at the bottom of the deck, not {len(back)}")
+        back = list(owned[:want])
+    owned = tuple(x for x in owned if x not in back)
+    s = set_glory(s, owned=MappingProxyType({**s.glory.owned, seat: owned}),
+                  exhausted=tuple(x for x in s.glory.exhausted if x not in back))
+    if back:
+        s = set_glory(s, adv_deck=bottom_of(s.glory.adv_deck, back))
+        c.note(f"{seat} puts {', '.join(back)} at the bottom of the Advancement deck")
+    return s
+
+
+def _pay_knowledge(s: State, seat: str, adv: str, cost: int, c: Ctx) -> State | None:
+    have = s.glory.knowledge.get(seat, 0)
+    if cost > have:
+        return c.skip("WK-ADVANCEMENT-BUY", f"{adv} costs {cost} Knowledge; {seat} has {have}")
+    if adv in s.glory.owned.get(seat, ()):
+        return c.skip("WK-ADVANCEMENT-BUY", f"{seat} already owns {adv}: a Baron owns one copy of each Advancement")
+    return set_glory(s, knowledge=MappingProxyType({**s.glory.knowledge, seat: have - cost}))
+
+
+def advancement_bought(s: State, e, c: Ctx) -> State | None:
+    if not _enriching(s, e, c, "enrich"):
+        return None
+    seat = e.actor
+    p = s.flow.pending
+    g = s.glory
+    if g.refill_owed:
+        return c.skip("WK-ADVANCEMENT-BUY", "the Advancement bought is replaced from the deck before the next "
+                      "purchase (\"A new card is immediately drawn after each is purchased\")")
+    if p.detail.get("bought", 0) >= 1 and g.scholar != seat:
+        return c.skip("WK-ADVANCEMENT-BUY", f"{seat} is not the Scholar: he buys one Advancement with Enrich Mind")
+    adv = e.payload.advancement
+    if adv not in g.offer:
+        return c.skip("WK-ADVANCEMENT-BUY", f"{adv!r} is not face up (available: {', '.join(g.offer) or 'none'})")
+    cost = _adv_cost(s, adv) or 0
+    s = _pay_knowledge(s, seat, adv, cost, c)
+    if s is None:
+        return None
+    offer = list(s.glory.offer)
+    offer.remove(adv)
+    deck = s.glory.adv_deck
+    more = deck is None or bool(deck.pile or deck.bottom or deck.discard)
+    s = set_glory(s, offer=tuple(offer), refill_owed=1 if more else 0)
+    c.note(f"{seat} buys the Advancement {adv} for {cost} Knowledge")
+    s = _own(s, seat, adv, list(e.payload.returned), c)
+    p = s.flow.pending
+    return evolve(s, flow=s.flow._replace(pending=p._replace(detail={**p.detail, "bought": p.detail.get("bought", 0) + 1})))
+
+
+def advancement_researched(s: State, e, c: Ctx) -> State | None:
+    """Research (For Glory Neutral card): the Scholar pays 2 crowns, draws the top Advancement and
+    buys it for 1 Knowledge less (at least 0) or discards it."""
+    from engine.warrior_knights.common import discard_to
+    pend = s.flow.pending
+    if pend is None or pend.owner is not None or pend.card != "research" or pend.stage != "research":
+        return c.skip("WK-FLOW", "AdvancementResearched is not expected now: no Research card waits")
+    seat = e.actor
+    if seat != s.glory.scholar:
+        return c.skip("WK-RESEARCH", f"only the Scholar ({s.glory.scholar or 'nobody'}) may research, not {seat}")
+    if s.barons[seat].crowns < RESEARCH_COST:
+        return c.skip("WK-RESEARCH", f"researching costs {RESEARCH_COST} crowns; {seat} has {s.barons[seat].crowns}")
+    got = _drawn_adv(s, e.payload.card, c)
+    if got is None:
+        return None
+    s, adv = got
+    s = pay(s, seat, RESEARCH_COST)
+    if e.payload.buy:
+        cost = max(0, (_adv_cost(s, adv) or 0) - 1)
+        s2 = _pay_knowledge(s, seat, adv, cost, c)
+        if s2 is None:
+            return None
+        c.note(f"{seat} pays {RESEARCH_COST} crowns, draws {adv} and buys it for {cost} Knowledge")
+        s = _own(s2, seat, adv, list(e.payload.returned), c)
+    else:
+        c.note(f"{seat} pays {RESEARCH_COST} crowns, draws {adv} and discards it")
+        s = set_glory(s, adv_deck=discard_to(s.glory.adv_deck, [adv]))
+    return evolve(s, flow=s.flow._replace(pending=s.flow.pending._replace(stage="done")))
+
+
+def march_forced(s: State, e, c: Ctx) -> State | None:
+    """Forced March: one exhausted Noble refreshed free, the others 2 crowns each; the card goes to
+    the Wages stack (its printed area)."""
+    from engine.warrior_knights.common import set_noble
+    p = s.flow.pending
+    if s.flow.phase != "actions" or p is None or p.owner is None or p.card != "forced_march" or p.stage != "open":
+        return c.skip("WK-FLOW", "MarchForced is not expected now: no Forced March card waits to be resolved")
+    seat = e.actor
+    if seat != p.owner:
+        return c.skip("WK-ACTOR", f"the Forced March card is {p.owner}'s, not {seat}'s")
+    ids = []
+    for name in e.payload.nobles:
+        nid = noble_of(s, name, seat, c, "WK-FORCED-MARCH")
+        if nid is None:
+            return None
+        n = s.nobles[nid]
+        if n.owner != seat or not n.exhausted or nid in ids:
+            return c.skip("WK-FORCED-MARCH", f"{nid} is not an exhausted Noble of {seat}'s")
+        ids.append(nid)
+    cost = MARCH_COST * max(0, len(ids) - 1)
+    if s.barons[seat].crowns < cost:
+        return c.skip("WK-FORCED-MARCH", f"refreshing {len(ids)} Nobles costs {cost} crowns (the first is free); "
+                      f"{seat} has {s.barons[seat].crowns}")
+    s = pay(s, seat, cost)
+    for nid in ids:
+        s = set_noble(s, nid, exhausted=False)
+    c.note(f"{seat} refreshes {', '.join(ids) or 'no Noble'}" + (f" ({cost} crowns)" if cost else ""))
+    kinds = s.data.cards.baron_actions
+    printed = kinds["forced_march"].area if kinds is not None and "forced_march" in kinds else p.printed_area
+    area = printed if isinstance(printed, str) else "wages"
+    return evolve(s, flow=s.flow._replace(pending=p._replace(stage="done", area=area)))
+
+
+def advancement_used(s: State, e, c: Ctx) -> State | None:
+    """An Advancement activated by its owner at the time it prints; exhausted if it says so; in a
+    battle one per player, declared after the Fate cards are drawn and before they are discarded.
+    Its effect is free text: the owner records it as adjustments (WK-ADJUST)."""
+    if not has(s, FOR_GLORY):
+        return c.skip("WK-CG-VARIANTS", "Advancements are in play with the For Glory variant only")
+    seat = e.actor
+    adv = e.payload.advancement
+    g = s.glory
+    if adv not in g.owned.get(seat, ()):
+        return c.skip("WK-ADVANCEMENT-USE", f"{seat} does not own the Advancement {adv!r}")
+    if adv in g.exhausted:
+        return c.skip("WK-ADVANCEMENT-USE", f"{adv} is exhausted until the Upkeep's refresh")
+    info = _adv_info(s, adv)
+    when = info.get("when", "any")
+    b = s.battle
+    if when == "battle" or b is not None:
+        sides = {} if b is None else {b.attacker.baron: b.attacker, b.defender.baron: b.defender}
+        if b is None or seat not in sides or b.stage != "discard" or sides[seat].discarded:
+            return c.skip("WK-ADVANCEMENT-USE", "an Advancement is used in a battle by one of its sides, after the "
+                          "Fate cards are drawn and before they are discarded")
+        if seat in g.battle_uses:
+            return c.skip("WK-ADVANCEMENT-USE", f"{seat} has used an Advancement in this battle: one per battle")
+        s = set_glory(s, battle_uses=g.battle_uses + (seat,))
+    elif when == "upkeep" and s.flow.phase != "upkeep":
+        return c.skip("WK-ADVANCEMENT-USE", f"{adv} is used in the Upkeep, not now ({s.flow.phase})")
+    elif when == "action" and s.flow.phase not in ("actions", "special"):
+        return c.skip("WK-ADVANCEMENT-USE", f"{adv} is used in the Actions phase, not now ({s.flow.phase})")
+    if info.get("exhausts", True):
+        s = set_glory(s, exhausted=s.glory.exhausted + (adv,))
+    c.note(f"{seat} activates the Advancement {adv}" + (f" ({info['text']})" if info.get("text") else "")
+           + ": its effect is recorded as adjustments he signs")
+    return s
+
+
+def refresh_advancements(s: State, c: Ctx) -> State:
+    if s.glory is None or not s.glory.exhausted:
+        return s
+    c.note(f"Advancements refreshed: {', '.join(s.glory.exhausted)}")
+    return set_glory(s, exhausted=())

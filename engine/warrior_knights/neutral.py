@@ -23,6 +23,7 @@ FOLLOW_UPS = {
     "effects": frozenset({"EventCancelled", "Adjusted", "CrownsGiven"}),
     "upgrade": frozenset({"DefensesUpgraded", "Adjusted", "CrownsGiven"}),
     "muster": frozenset({"TroopsMustered", "Adjusted", "CrownsGiven"}),
+    "research": frozenset({"AdvancementResearched", "Adjusted", "CrownsGiven"}),
 }
 
 
@@ -46,6 +47,11 @@ def open_neutral(s: State, c: Ctx) -> State:
         c.note("Uncertain Times: the Fate deck is shuffled")
         s = evolve(s, fate=reshuffled(s.fate, with_discards=False))
         return _stage(s, "done")
+    if card == "research" and G.has(s, G.FOR_GLORY):
+        if s.glory.scholar is None:
+            c.note("Research: there is no Scholar to research")
+            return _stage(s, "done")
+        return _stage(s, "research")
     c.note(f"{card}: a Crown & Glory Neutral card; its effect is recorded as adjustments")
     return _stage(s, "effects")
 

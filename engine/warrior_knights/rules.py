@@ -220,6 +220,22 @@ RULES = RuleBook("warrior-knights", [
       "are all discarded when a Mercenary of his deserts in a Wages phase, and when he dies."),
     R("WK-FATE-GLORY", "For Glory: New Fate Deck", "With the For Glory Fate deck each side draws at "
       "most 20 Fate cards at the start of a battle."),
+    R("WK-KNOWLEDGE", "For Glory: New Baron Action Cards", "Enrich Mind gives 1 Knowledge; the card then "
+      "goes to the Taxation or the Assembly stack, as its owner decides."),
+    R("WK-SCHOLAR", "For Glory: The Scholar Token", "After Enrich Mind a Baron with more Knowledge than any "
+      "other takes the Scholar token; at the setup (3 or more players) it goes to a random Baron who is "
+      "neither the Head of the Church nor the Chairman."),
+    R("WK-ADVANCEMENT-BUY", "For Glory: Purchasing Advancements", "With Enrich Mind a Baron buys one of "
+      "the 3 Advancements face up (the Scholar as many as he can afford) for the Knowledge it prints; "
+      "each is replaced at once from the deck; he owns one copy of each and at most 3 (the excess to "
+      "the bottom of the deck)."),
+    R("WK-ADVANCEMENT-USE", "For Glory: Using Advancement Cards", "An Advancement is activated by its "
+      "owner at the time it prints and exhausted if it says so until the Upkeep's refresh; in a battle "
+      "one per player, declared after drawing the Fate cards and before discarding them."),
+    R("WK-RESEARCH", "For Glory: New Neutral Action Cards", "Research: the Scholar may pay 2 crowns to "
+      "draw the top Advancement, then buy it for 1 Knowledge less (at least 0) or discard it."),
+    R("WK-FORCED-MARCH", "For Glory: New Baron Action Cards", "Forced March refreshes one exhausted Noble "
+      "for free and any others for 2 crowns each; the card goes to the Wages stack."),
     R("WK-NEUTRAL-GLORY", "For Glory: Playing with new Neutral Action Cards", "With For Glory 3 Neutral "
       "cards (not 2) are placed in each of the 3 stacks."),
 ])

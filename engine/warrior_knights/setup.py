@@ -83,7 +83,9 @@ def initial_state(start, data: GameData) -> State:
     abilities: dict[str, str] = {}
     kinds = data.cards.baron_actions
     # Setup 1: "Action cards (12)": the base mix of the cards file; unknown in observed mode
-    hand = None if kinds is None else tuple(sorted(k.type for k in kinds.values() if k.deck == "base"
+    # For Glory: "Each Baron takes the 3 new Action cards matching his color and adds them to his hand"
+    decks = ("base", "for_glory") if FOR_GLORY in start.variants else ("base",)
+    hand = None if kinds is None else tuple(sorted(k.type for k in kinds.values() if k.deck in decks
                                                    for _ in range(k.copies)))
     for seat in seats:
         col = colours[seat]
@@ -119,7 +121,7 @@ def initial_state(start, data: GameData) -> State:
         data=data, seats=seats, names={p.id: p.name or p.id for p in start.players}, barons=barons,
         nobles=nobles, cities=cities, flow=Flow(),
         influence_pool=(influence_pool_per_player(variants) or INFLUENCE_PER_PLAYER) * len(seats),
-        glory=initial_glory(variants),
+        glory=initial_glory(variants, data),
         track=(None,) * len(data.board.track), fate=_deck(data.cards.fate, fate_deck),
         events=_deck(data.cards.events), mercs=merc_deck, agenda_deck=_deck(data.cards.agendas),
         expeditions={x: Expedition() for x in data.board.expeditions},

@@ -98,6 +98,7 @@ class Bots:
         self.event_card: str | None = None
         self.adjusted: dict = {}
         self.missions: dict[str, tuple[str, str]] = {}     # Crown & Glory: each Baron's Mission and salt
+        self.adv_effect: tuple | None = None               # an Advancement's effect owed as an adjustment
 
     # -- helpers -------------------------------------------------------------------------------
 
@@ -128,6 +129,9 @@ class Bots:
         if (s.flow.phase == "actions" and p is not None and p.owner is None and p.stage in FOLLOW_UPS
                 and self._neutral_done(s)):
             return advance(evolve(s, flow=s.flow._replace(pending=p._replace(stage="done"))), Ctx())
+        if (s.flow.phase == "actions" and p is not None and p.owner is not None and p.stage == "enrich"
+                and not s.glory.refill_owed and self._purchase(s) is None):
+            return advance(evolve(s, flow=s.flow._replace(pending=p._replace(stage="done"))), Ctx())
         return s
 
     def next(self, s: State) -> tuple[str, str | None, dict]:
@@ -141,6 +145,12 @@ class Bots:
         f = s.flow
         if s.glory is not None and s.glory.king_army_owed is not None:
             return self.kings_army(s)
+        if s.glory is not None and s.glory.refill_owed:
+            return "AdvancementsRevealed", None, {"cards": self.table.draw(s.glory.adv_deck, s.glory.refill_owed)}
+        if self.adv_effect is not None:
+            seat, source, change = self.adv_effect
+            self.adv_effect = None
+            return "Adjusted", seat, {"source": source, **change, "text": self.data.cards.crown_and_glory["advancements"][source]["text"]}
         if f.phase == "setup":
             return self.setup(s)
         if s.battle is not None:
@@ -185,6 +195,10 @@ class Bots:
             want = {2: 11, 3: 7, 4: 5, 5: 3}[len(s.seats)]
             levies = sorted((self.data.cards.crown_and_glory or {}).get("town_levies") or {})
             return "CitiesRazed", None, {"cards": self.rng.sample(levies, want)}
+        if f.step == "strongholds" and G.has(s, G.FOR_GLORY) and not s.glory.offer_laid:
+            return "AdvancementsRevealed", None, {"cards": self.table.draw(s.glory.adv_deck, G.OFFER)}
+        if f.step == "strongholds" and G.has(s, G.FOR_GLORY) and not s.glory.scholar_drawn and len(s.seats) > 2:
+            return "ScholarChosen", None, {"cards": self._scholar_cards(s)}
         if f.step == "strongholds" and G.missions_undealt(s):
             seat = G.missions_undealt(s)[0]
             taken = {m for m, _ in self.missions.values()}
@@ -308,6 +322,18 @@ class Bots:
                 if ev is not None:
                     return ev
             return "ActionDeclined", seat, {}
+        if card == "enrich_mind":
+            if p.stage == "enrich":
+                buy = self._purchase(s)
+                if buy is None:
+                    raise SimulationStuck("an Enrich Mind card waits with nothing to buy")
+                return buy
+            return "MindEnriched", seat, {"area": self.rng.choice(["taxation", "assembly"])}
+        if card == "forced_march":
+            tired = [n.id for n in sorted(s.nobles.values()) if n.owner == seat and n.exhausted]
+            crowns = s.barons[seat].crowns
+            take = tired[:1] + [n for n in tired[1:] if (crowns := crowns - G.MARCH_COST) >= 4]
+            return "MarchForced", seat, {"nobles": take}
         ev = self.baron_action(s, seat, card, versatile=False)
         if ev is not None:
             return ev
@@ -453,6 +479,8 @@ class Bots:
         p = s.flow.pending
         if p.stage == "effects":
             return not self._effects(s)
+        if p.stage == "research":
+            return not self._wants_research(s)
         order = p.detail.get("order", ())
         return all(q in p.acted for q in order) or self._seat_action(s) is None
 
@@ -490,10 +518,53 @@ class Bots:
             x = d["owed"][0]
             n = 2 if s.expeditions[x].blessed else 1
             return "ExpeditionFateDrawn", None, {"expedition": x, "cards": self.fate_cards(s, n)}
+        if p.stage == "research":
+            seat = s.glory.scholar
+            card = self.table.draw(s.glory.adv_deck, 1)[0]
+            cost = max(0, self.data.cards.crown_and_glory["advancements"][card]["knowledge"] - 1)
+            buy = cost <= s.glory.knowledge.get(seat, 0) and card not in s.glory.owned.get(seat, ())
+            owned = s.glory.owned.get(seat, ())
+            back = list(owned[:1]) if buy and len(owned) >= G.MAX_ADVANCEMENTS else []
+            return "AdvancementResearched", seat, {"card": card, "buy": buy, "returned": back}
         ev = self._seat_action(s)
         if ev is not None:
             return ev
         raise SimulationStuck(f"the Neutral card {p.card} ({p.stage}) waits, and the bots have no move")
+
+    def _wants_research(self, s: State) -> bool:
+        seat = s.glory.scholar
+        d = s.glory.adv_deck
+        return (seat is not None and s.barons[seat].crowns >= G.RESEARCH_COST + 4
+                and bool(d.pile or d.bottom or d.discard))
+
+    def _purchase(self, s: State):
+        """With Enrich Mind: the cheapest Advancement face up he can afford and does not own (one,
+        or as many as he can as the Scholar); None: he is done."""
+        p = s.flow.pending
+        seat = p.owner
+        g = s.glory
+        if p.detail.get("bought", 0) >= 1 and g.scholar != seat:
+            return None
+        have = g.knowledge.get(seat, 0)
+        owned = g.owned.get(seat, ())
+        listed = self.data.cards.crown_and_glory["advancements"]
+        can = sorted((listed[a]["knowledge"], a) for a in g.offer if listed[a]["knowledge"] <= have and a not in owned)
+        if not can:
+            return None
+        back = list(owned[:1]) if len(owned) >= G.MAX_ADVANCEMENTS else []
+        return "AdvancementBought", seat, {"advancement": can[0][1], "returned": back}
+
+    def _scholar_cards(self, s: State) -> list[str]:
+        """Fate cards drawn until one names a colour in play that is neither the Chairman's nor the Head's."""
+        ok = {s.barons[q].color for q in s.seats if q not in (s.chairman, s.head_of_church)}
+        out = []
+        d = s.fate
+        while True:
+            card = self.table.draw(d, 1)[0]
+            out.append(card)
+            d = Deck(d.pile - {card}, tuple(x for x in d.bottom if x != card), d.discard - {card})
+            if self.data.cards.fate[card].baron in ok:
+                return out
 
     def _effects(self, s: State) -> list:
         """What the drawer does about the Event just drawn (the invented texts, applied as
@@ -844,6 +915,13 @@ class Bots:
                 pay = "faith" if b.faith >= 1 else "crowns" if b.crowns >= cost + 2 else None
                 return "RevoltSettled", owner, {"city": city, "pay": pay}
             return "RevoltDrawn", None, {"city": f.revolts[0], "card": self.fate_cards(s, 1)[0]}
+        if f.step == "return" and s.glory is not None and s.glory.owned:
+            effects = {"ad07": {"crowns": 1}, "ad08": {"faith": 1}}
+            for seat in s.seats:
+                for adv in s.glory.owned.get(seat, ()):
+                    if adv in effects and adv not in s.glory.exhausted:
+                        self.adv_effect = (seat, adv, effects[adv])
+                        return "AdvancementUsed", seat, {"advancement": adv}
         if f.step == "return":
             for seat in f.order[f.index:]:
                 b = s.barons[seat]

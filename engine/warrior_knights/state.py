@@ -87,6 +87,17 @@ class Glory(NamedTuple):
     riots: Mapping[str, PlayerId] = EMPTY         # a rioting city -> the owner it rioted against
     riot_owed: str | None = None                  # the city whose Riot result its owner settles now
     garrisons: Mapping[str, PlayerId] = EMPTY     # a garrisoned city -> the Baron whose Garrison it is
+    knowledge: Mapping[PlayerId, int] = EMPTY
+    scholar: PlayerId | None = None               # who holds the Scholar token
+    scholar_drawn: bool = False                   # the setup's random Scholar is chosen (or skipped)
+    owned: Mapping[PlayerId, tuple[str, ...]] = EMPTY   # Advancements in front of each Baron
+    exhausted: tuple[str, ...] = ()               # Advancements exhausted (face down) this round
+    offer: tuple[str, ...] = ()                   # the Advancements face up, to buy
+    offer_laid: bool = False                      # the setup laid out the 3 face-up Advancements
+    adv_deck: Any = None                          # the Advancement deck (a Deck; None: observed mode)
+    refill_owed: int = 0                          # cards owed to the face-up Advancements
+    battle_uses: tuple[PlayerId, ...] = ()        # who used an Advancement in the battle under way
+    adv_printed: Mapping[str, int] = EMPTY        # observed mode: each Advancement's printed Knowledge cost
 
     def has(self, variant: str) -> bool:
         return variant in self.variants

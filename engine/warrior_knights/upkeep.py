@@ -163,7 +163,7 @@ def after_revolts(s: State, c: Ctx) -> State:
     arrived = [n.id for n in s.nobles.values() if n.at_sea]
     if arrived:
         c.note(f"Arrive by sea: {', '.join(arrived)}")
-    s = evolve(s, nobles=nobles)
+    s = G.refresh_advancements(evolve(s, nobles=nobles), c)    # For Glory: "During the Refresh Nobles step"
     if s.flow.ends_after_upkeep:
         if G.missions_to_reveal(s):
             return G.begin_missions(s, c)          # WK-MISSION-REVEAL, then the result (missions_done)
