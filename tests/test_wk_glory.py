@@ -510,3 +510,44 @@ def test_WK_FORCED_MARCH_allows_one_noble_free_and_the_others_for_2_crowns():
 def test_WK_FORCED_MARCH_forbids_a_fresh_noble_and_nobles_he_cannot_pay_for():
     refused(marching(), "WK-FORCED-MARCH", "MarchForced", "red", nobles=["triangle"])
     refused(baron(marching(), "red", crowns=1), "WK-FORCED-MARCH", "MarchForced", "red", nobles=["star", "square"])
+
+
+# --- Retreat/Draw 1 Fate ---------------------------------------------------------------------------------------------
+
+def glory_field(att=("gfate03", "gfate12", "gfate01", "gfate02"), dfn=("gfate06", "gfate15", "gfate04", "gfate07")):
+    """For Glory: red's star attacks blue's in Ironvale; each keeps his first two cards (blue: a
+    Retreat/Draw 1 Fate and a blank; red: two blanks)."""
+    s = clear_board(glory(ready(), "for_glory", offer_laid=True, scholar_drawn=True))
+    s = with_card(place(place(s, "red-star", "ironvale"), "blue-star", "ironvale"), "red", "mobilize_forces")
+    s = ok(s, "ForcesMobilized", "red", area="ironvale",
+           attack={"defender": "blue", "kind": "field", "armies": ["star"], "commander": "star"})
+    s = ok(s, "CommanderDeclared", "blue", noble="star")
+    s = ok(s, "FateDrawn", None, side="attacker", cards=list(att))
+    s = ok(s, "FateDrawn", None, side="defender", cards=list(dfn))
+    s = ok(s, "FateDiscarded", "red", discard=[2, 3])
+    return ok(s, "FateDiscarded", "blue", discard=[2, 3])
+
+
+def test_WK_RETREAT_GLORY_allows_the_defender_with_more_results_to_retreat_without_casualties():
+    s = glory_field()
+    assert s.battle.stage == "retreat_offer"
+    s = ok(s, "RetreatChosen", "blue", retreat=True)
+    assert s.battle.after == (("retreat", "blue-star"),)
+    to = retreat_spots(s, "blue-star")[0]
+    s = ok(s, "Retreated", "blue", noble="star", to=to)
+    assert s.battle is None and s.nobles["blue-star"].area == to and s.nobles["blue-star"].army.casualties == 0
+
+
+def test_WK_RETREAT_GLORY_forbids_the_attacker_choosing_and_makes_the_result_a_draw_1_when_he_fights_on():
+    s = glory_field()
+    refused(s, "WK-RETREAT-GLORY", "RetreatChosen", "red", retreat=True)
+    on = ok(s, "RetreatChosen", "blue", retreat=False)
+    assert on.battle.stage == "draw1" and on.battle.defender.owed_draws == 1
+    even = glory_field(att=("gfate18", "gfate12", "gfate01", "gfate02"))          # one each: no choice
+    assert even.battle.stage == "draw1"
+    refused(even, "WK-FLOW", "RetreatChosen", "blue", retreat=True)
+
+
+def retreat_spots(s, noble):
+    from engine.warrior_knights.battles import _retreat_spots
+    return _retreat_spots(s, s.nobles[noble])

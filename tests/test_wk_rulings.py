@@ -287,3 +287,10 @@ def test_WK_RULING_ADVANCEMENT_TIME_from_the_cards_file():
     refused(s, "WK-ADVANCEMENT-USE", "AdvancementUsed", "red", advancement="ad08")
     s = evolve(s, flow=s.flow._replace(phase="upkeep", step="return"))
     assert ok(s, "AdvancementUsed", "red", advancement="ad08").glory.exhausted == ("ad08",)
+
+
+def test_WK_RULING_GLORY_RETREAT_no_deserters_card_is_drawn():
+    from tests.test_wk_glory import glory_field
+    s = ok(glory_field(), "RetreatChosen", "blue", retreat=True)
+    assert s.battle.deserters["blue-star"] == "" and s.battle.stage == "aftermath"
+    refused(s, "WK-DESERTERS", "DesertersDrawn", None, noble="blue-star", card="gfate13")

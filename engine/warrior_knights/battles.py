@@ -11,7 +11,7 @@ from engine.warrior_knights.common import (
     Ctx, army_strength, bottom_of, cities_of, city_of, city_strength, discard_to, draw_from, gain,
     in_city, lift_sieges, noble_of, pay, read_fate, seat_of, set_baron, set_city, set_noble,
 )
-from engine.warrior_knights.glory import drop_levies, garrison_strength, is_levy, max_fate
+from engine.warrior_knights.glory import FOR_GLORY, drop_levies, garrison_strength, has, is_levy, max_fate
 from engine.warrior_knights.moves import holders_of
 from engine.warrior_knights.phases import remove_troops
 from engine.warrior_knights.state import STRONGHOLD, Army, Battle, Noble, Side, State, evolve
@@ -21,6 +21,7 @@ MAX_FATE = 10                  # "Draw Fate cards (limit 10 per player)"
 TOKEN = 100                    # "assign 1 casualty token for each 100 casualties"
 DRAW_ONE = frozenset({"draw_1", "retreat_draw_1"})
 RAZE_TIMES = 3                 # "razed for 3 times its normal income"
+NO_DESERTERS = ""              # a voluntary retreat (For Glory): no deserters' card, no nationality
 
 
 def _ability(s: State, noble: str | None) -> str | None:
@@ -320,7 +321,44 @@ def _reveal(s: State, c: Ctx) -> State:
             c.note(f"The {w} reveals " + ", ".join(_face(f) for f in side.kept))
         b = _with_side(b, w, side._replace(owed_draws=owed))
         s = evolve(s, fate=discard_to(s.fate, [f.id for f in side.kept]))
+    if _retreat_offered(s, b):
+        c.note(f"The defender ({b.defender.baron}) has more Retreat/Draw 1 Fate results: he may retreat")
+        return _set_battle(s, b._replace(stage="retreat_offer"))
     return _maybe_casualties(_set_battle(s, b._replace(stage="draw1")), c)
+
+
+def _retreat_offered(s: State, b: Battle) -> bool:
+    """For Glory's Retreat/Draw 1 Fate: the defender (a Baron with Nobles fighting) has more such
+    results than the attacker (WK-RETREAT-GLORY)."""
+    if not has(s, FOR_GLORY) or b.defender.baron is None or not _nobles(b.defender):
+        return False
+    count = {w: sum(1 for f in _side(b, w).kept if f.battle == "retreat_draw_1") for w in ("attacker", "defender")}
+    return count["defender"] > count["attacker"]
+
+
+def retreat_chosen(s: State, e, c: Ctx) -> State | None:
+    """The defender's choice on more Retreat/Draw 1 Fate results: retreat (no casualties, no
+    deserters; his city or stronghold there goes to the attacker as after a won assault), or fight
+    on (each such result is a Draw 1 Fate)."""
+    b = _expect(s, "retreat_offer", c, "RetreatChosen")
+    if b is None:
+        return None
+    if e.actor != b.defender.baron:
+        return c.skip("WK-RETREAT-GLORY", f"the defender, {b.defender.baron}, chooses whether to retreat, not {e.actor}")
+    if not e.payload.retreat:
+        c.note(f"{e.actor} fights on: each Retreat/Draw 1 Fate result draws 1 Fate card")
+        return _maybe_casualties(_set_battle(s, b._replace(stage="draw1")), c)
+    nobles = _nobles(b.defender)
+    after = [("retreat" if can_retreat(s, s.nobles[k]) else "die", k) for k in nobles]
+    if b.city == STRONGHOLD:
+        after.append(("stronghold", b.defender.baron))
+    elif b.city is not None and s.cities[b.city].owner == b.defender.baron:
+        after.append(("take", b.city))
+    side = lambda x: x._replace(owed_draws=0, assigned=True)       # noqa: E731 (no casualties are dealt)
+    b = b._replace(attacker=side(b.attacker), defender=side(b.defender), stage="aftermath", after=tuple(after),
+                   deserters={**b.deserters, **{k: NO_DESERTERS for k in nobles}})
+    c.note(f"{e.actor} retreats from the battle: no casualties are dealt and no Mercenary deserts")
+    return _set_battle(s, b)
 
 
 def _maybe_casualties(s: State, c: Ctx) -> State:

@@ -193,6 +193,7 @@ HANDLERS: dict[str, Callable[[State, Event, Ctx], State | None]] = {
     "AdvancementResearched": G.advancement_researched,
     "MarchForced": G.march_forced,
     "AdvancementUsed": G.advancement_used,
+    "RetreatChosen": B.retreat_chosen,
 }
 
 # Chance and the Chairman's handling of the table: events no Baron decides (actor may be null).
@@ -214,7 +215,7 @@ _CARD_EVENTS = frozenset({"ActionDeclined", "TaxesLevied", "SoldiersDrafted", "S
 _BATTLE_EVENTS = frozenset({"CommanderDeclared", "FateDrawn", "FateDiscarded", "CasualtiesAssigned",
                             "DesertersDrawn", "Retreated", "NobleLost", "CityTaken", "StrongholdCityGiven",
                             "CrownsGiven", "Adjusted", "PlanOpened", "KingsArmyAssigned", "AdvancementUsed",
-                            "AdvancementsRevealed"})
+                            "AdvancementsRevealed", "RetreatChosen"})
 
 
 def _resync(s: State, e: Event, c: Ctx) -> State:

@@ -445,6 +445,13 @@ class MissionRevealed(Payload):
 
 # --- Crown & Glory, For Glory: Knowledge, Advancements, the Scholar -----------------------------
 
+class RetreatChosen(Payload):
+    """For Glory, Retreat/Draw 1 Fate: the defender with more such results retreats (true) or
+    fights on (false: each counts as Draw 1 Fate)."""
+
+    retreat: bool
+
+
 class AdvancementsRevealed(Payload):
     """Chance: Advancements laid face up: the top 3 at the setup, or the one that replaces each
     Advancement bought (its id, or observed mode its printed {"id", "knowledge"})."""
@@ -539,5 +546,5 @@ PAYLOADS = payload_table(
     ChargeDiscarded, AgendasRevealed, MercenaryHired, MercenariesRevealed, RevoltDrawn,
     RevoltSettled, NobleReturned, CrownsGiven, Adjusted, GameEnded, KingsArmyAssigned,
     MissionDealt, MissionRevealed, AdvancementsRevealed, ScholarChosen, MindEnriched, AdvancementBought,
-    AdvancementResearched, MarchForced, AdvancementUsed,
+    AdvancementResearched, MarchForced, AdvancementUsed, RetreatChosen,
 )

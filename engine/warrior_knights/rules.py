@@ -236,6 +236,11 @@ RULES = RuleBook("warrior-knights", [
       "draw the top Advancement, then buy it for 1 Knowledge less (at least 0) or discard it."),
     R("WK-FORCED-MARCH", "For Glory: New Baron Action Cards", "Forced March refreshes one exhausted Noble "
       "for free and any others for 2 crowns each; the card goes to the Wages stack."),
+    R("WK-RETREAT-GLORY", "For Glory: New Combat Result: Retreat/Draw 1 Fate", "Once the Fate cards are "
+      "revealed, a Baron defending with Nobles who has more Retreat/Draw 1 Fate results than the attacker "
+      "may retreat: no casualties are dealt and no Mercenary deserts, his Nobles retreat, and his city or "
+      "stronghold there goes to the attacker as after a won assault; otherwise (and for a neutral city) "
+      "each such result is a Draw 1 Fate."),
     R("WK-NEUTRAL-GLORY", "For Glory: Playing with new Neutral Action Cards", "With For Glory 3 Neutral "
       "cards (not 2) are placed in each of the 3 stacks."),
 ])

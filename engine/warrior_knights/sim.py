@@ -675,6 +675,9 @@ class Bots:
                     ranked = sorted(range(n), key=lambda i: (-worth[side.drawn[i].battle], i))
                     k = max(min(2, n - 1), 0)
                     return "FateDiscarded", side.baron, {"discard": sorted(ranked[:k])}
+        if b.stage == "retreat_offer":
+            weaker = B.side_strength(s, b, "defender") < B.side_strength(s, b, "attacker")
+            return "RetreatChosen", b.defender.baron, {"retreat": weaker}
         if b.stage == "draw1":
             for w in ("attacker", "defender"):
                 side = b.attacker if w == "attacker" else b.defender
