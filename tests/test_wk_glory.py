@@ -551,3 +551,18 @@ def test_WK_RETREAT_GLORY_forbids_the_attacker_choosing_and_makes_the_result_a_d
 def retreat_spots(s, noble):
     from engine.warrior_knights.battles import _retreat_spots
     return _retreat_spots(s, s.nobles[noble])
+
+
+def test_WK_ADVANCEMENT_SWAP_allows_the_scholar_to_replace_one_face_up_with_uncertain_times():
+    s = with_card(scholarly(scholar="red"), None, "uncertain_times")
+    assert s.flow.pending.stage == "swap"
+    s = ok(s, "AdvancementSwapped", "red", discard="ad02", card="ad06")
+    assert s.glory.offer == ("ad01", "ad06", "ad03") and "ad02" in s.glory.adv_deck.discard
+
+
+def test_WK_ADVANCEMENT_SWAP_forbids_another_baron_and_a_card_not_face_up():
+    s = with_card(scholarly(scholar="red"), None, "uncertain_times")
+    refused(s, "WK-ADVANCEMENT-SWAP", "AdvancementSwapped", "blue", discard="ad02", card="ad06")
+    refused(s, "WK-ADVANCEMENT-SWAP", "AdvancementSwapped", "red", discard="ad09", card="ad06")
+    assert with_card(scholarly(), None, "uncertain_times").flow.pending is None or \
+        with_card(scholarly(), None, "uncertain_times").flow.pending.stage == "done"   # no Scholar: no swap

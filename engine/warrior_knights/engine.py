@@ -194,6 +194,7 @@ HANDLERS: dict[str, Callable[[State, Event, Ctx], State | None]] = {
     "MarchForced": G.march_forced,
     "AdvancementUsed": G.advancement_used,
     "RetreatChosen": B.retreat_chosen,
+    "AdvancementSwapped": G.advancement_swapped,
 }
 
 # Chance and the Chairman's handling of the table: events no Baron decides (actor may be null).

@@ -496,6 +496,14 @@ class MarchForced(Payload):
     nobles: list[str] = Field(default_factory=list)
 
 
+class AdvancementSwapped(Payload):
+    """Uncertain Times (For Glory): the Scholar discards one Advancement face up (`discard`) and lays
+    out the top card of the deck (`card`) in its place."""
+
+    discard: str
+    card: Card
+
+
 class AdvancementUsed(Payload):
     """An Advancement activated by its owner; its effect (card text) follows as Adjusted events."""
 
@@ -546,5 +554,5 @@ PAYLOADS = payload_table(
     ChargeDiscarded, AgendasRevealed, MercenaryHired, MercenariesRevealed, RevoltDrawn,
     RevoltSettled, NobleReturned, CrownsGiven, Adjusted, GameEnded, KingsArmyAssigned,
     MissionDealt, MissionRevealed, AdvancementsRevealed, ScholarChosen, MindEnriched, AdvancementBought,
-    AdvancementResearched, MarchForced, AdvancementUsed, RetreatChosen,
+    AdvancementResearched, MarchForced, AdvancementUsed, RetreatChosen, AdvancementSwapped,
 )

@@ -866,3 +866,26 @@ def refresh_advancements(s: State, c: Ctx) -> State:
         return s
     c.note(f"Advancements refreshed: {', '.join(s.glory.exhausted)}")
     return set_glory(s, exhausted=())
+
+
+def advancement_swapped(s: State, e, c: Ctx) -> State | None:
+    """Uncertain Times (For Glory): the Scholar discards one Advancement face up and replaces it with
+    the top card of the deck."""
+    from engine.warrior_knights.common import discard_to
+    pend = s.flow.pending
+    if pend is None or pend.owner is not None or pend.card != "uncertain_times" or pend.stage != "swap":
+        return c.skip("WK-FLOW", "AdvancementSwapped is not expected now: no Uncertain Times card waits")
+    seat = e.actor
+    if seat != s.glory.scholar:
+        return c.skip("WK-ADVANCEMENT-SWAP", f"only the Scholar ({s.glory.scholar}) may swap an Advancement, not {seat}")
+    gone = e.payload.discard
+    if gone not in s.glory.offer:
+        return c.skip("WK-ADVANCEMENT-SWAP", f"{gone!r} is not face up (available: {', '.join(s.glory.offer)})")
+    s = set_glory(s, adv_deck=discard_to(s.glory.adv_deck, [gone]))
+    got = _drawn_adv(s, e.payload.card, c)
+    if got is None:
+        return None
+    s, new = got
+    s = set_glory(s, offer=tuple(new if x == gone else x for x in s.glory.offer))
+    c.note(f"{seat}, the Scholar, discards {gone} and lays out {new}")
+    return evolve(s, flow=s.flow._replace(pending=s.flow.pending._replace(stage="done")))

@@ -89,6 +89,23 @@ def describe_event(type_: str, actor: str | None, payload: Any, view: dict | Non
         case "MissionRevealed":
             return (f"{who} reveals his Mission {p.get('mission')}: "
                     + ("fulfilled, +2 Influence (signed by him)" if p.get("fulfilled") else "not fulfilled"))
+        case "AdvancementsRevealed":
+            return f"Advancements face up: {_cards(p.get('cards'))}"
+        case "ScholarChosen":
+            return f"Fate cards for the Scholar: {_cards(p.get('cards'))}"
+        case "MindEnriched":
+            return f"{who} enriches his mind (the card to the {str(p.get('area')).capitalize()} stack)"
+        case "AdvancementBought":
+            back = p.get("returned") or []
+            return f"{who} buys the Advancement {p.get('advancement')}" + (f", {', '.join(back)} to the bottom" if back else "")
+        case "AdvancementResearched":
+            return f"{who} researches: {_card(p.get('card'))}, " + ("bought" if p.get("buy") else "discarded")
+        case "MarchForced":
+            return f"{who} forces a march: refreshes {', '.join(p.get('nobles') or []) or 'no Noble'}"
+        case "AdvancementUsed":
+            return f"{who} activates the Advancement {p.get('advancement')}"
+        case "RetreatChosen":
+            return f"{who} " + ("retreats from the battle" if p.get("retreat") else "fights on")
         case "GameEnded":
             return f"The game ends: {p.get('winner') or 'no winner'} declared"
     rest = ", ".join(f"{k} {v}" for k, v in p.items() if v not in (None, [], {}, False))
@@ -118,6 +135,12 @@ def board_lines(view: dict, indent: str = "    ") -> list[str]:
             parts.append("Garrisons " + ", ".join(f"{c} ({o})" for c, o in g["garrisons"].items()))
         if g.get("riots"):
             parts.append("rioting " + ", ".join(g["riots"]))
+        if g.get("scholar"):
+            parts.append(f"Scholar {g['scholar']}")
+        if g.get("knowledge"):
+            parts.append("Knowledge " + ", ".join(f"{q} {n}" for q, n in g["knowledge"].items()))
+        if any(g.get("advancements", {}).values()):
+            parts.append("Advancements " + "; ".join(f"{q} {', '.join(v)}" for q, v in g["advancements"].items() if v))
         out.append(indent + "; ".join(parts))
     return out
 

@@ -24,6 +24,7 @@ FOLLOW_UPS = {
     "upgrade": frozenset({"DefensesUpgraded", "Adjusted", "CrownsGiven"}),
     "muster": frozenset({"TroopsMustered", "Adjusted", "CrownsGiven"}),
     "research": frozenset({"AdvancementResearched", "Adjusted", "CrownsGiven"}),
+    "swap": frozenset({"AdvancementSwapped", "Adjusted", "CrownsGiven"}),
 }
 
 
@@ -46,6 +47,8 @@ def open_neutral(s: State, c: Ctx) -> State:
     if card == "uncertain_times":
         c.note("Uncertain Times: the Fate deck is shuffled")
         s = evolve(s, fate=reshuffled(s.fate, with_discards=False))
+        if G.has(s, G.FOR_GLORY) and s.glory.scholar is not None and s.glory.offer:
+            return _stage(s, "swap")          # For Glory: the Scholar may swap an Advancement face up
         return _stage(s, "done")
     if card == "research" and G.has(s, G.FOR_GLORY):
         if s.glory.scholar is None:

@@ -234,6 +234,8 @@ RULES = RuleBook("warrior-knights", [
       "one per player, declared after drawing the Fate cards and before discarding them."),
     R("WK-RESEARCH", "For Glory: New Neutral Action Cards", "Research: the Scholar may pay 2 crowns to "
       "draw the top Advancement, then buy it for 1 Knowledge less (at least 0) or discard it."),
+    R("WK-ADVANCEMENT-SWAP", "For Glory: New Neutral Action Cards", "Uncertain Times also lets the "
+      "Scholar discard one of the Advancements face up and replace it with the top card of the deck."),
     R("WK-FORCED-MARCH", "For Glory: New Baron Action Cards", "Forced March refreshes one exhausted Noble "
       "for free and any others for 2 crowns each; the card goes to the Wages stack."),
     R("WK-RETREAT-GLORY", "For Glory: New Combat Result: Retreat/Draw 1 Fate", "Once the Fate cards are "

@@ -481,6 +481,8 @@ class Bots:
             return not self._effects(s)
         if p.stage == "research":
             return not self._wants_research(s)
+        if p.stage == "swap":
+            return self._swap(s) is None
         order = p.detail.get("order", ())
         return all(q in p.acted for q in order) or self._seat_action(s) is None
 
@@ -518,6 +520,10 @@ class Bots:
             x = d["owed"][0]
             n = 2 if s.expeditions[x].blessed else 1
             return "ExpeditionFateDrawn", None, {"expedition": x, "cards": self.fate_cards(s, n)}
+        if p.stage == "swap":
+            gone = self._swap(s)
+            return "AdvancementSwapped", s.glory.scholar, {"discard": gone,
+                                                          "card": self.table.draw(s.glory.adv_deck, 1)[0]}
         if p.stage == "research":
             seat = s.glory.scholar
             card = self.table.draw(s.glory.adv_deck, 1)[0]
@@ -530,6 +536,16 @@ class Bots:
         if ev is not None:
             return ev
         raise SimulationStuck(f"the Neutral card {p.card} ({p.stage}) waits, and the bots have no move")
+
+    def _swap(self, s: State) -> str | None:
+        """Uncertain Times: the Scholar swaps the dearest Advancement face up when he can afford none."""
+        g = s.glory
+        d = g.adv_deck
+        listed = self.data.cards.crown_and_glory["advancements"]
+        have = g.knowledge.get(g.scholar, 0)
+        if not g.offer or not (d.pile or d.bottom or d.discard) or any(listed[a]["knowledge"] <= have for a in g.offer):
+            return None
+        return max(g.offer, key=lambda a: (listed[a]["knowledge"], a))
 
     def _wants_research(self, s: State) -> bool:
         seat = s.glory.scholar
