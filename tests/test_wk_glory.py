@@ -566,3 +566,50 @@ def test_WK_ADVANCEMENT_SWAP_forbids_another_baron_and_a_card_not_face_up():
     refused(s, "WK-ADVANCEMENT-SWAP", "AdvancementSwapped", "red", discard="ad09", card="ad06")
     assert with_card(scholarly(), None, "uncertain_times").flow.pending is None or \
         with_card(scholarly(), None, "uncertain_times").flow.pending.stage == "done"   # no Scholar: no swap
+
+
+def first_event(s=None):
+    s = baron(with_card(fg(s), None, "important_event"), "blue", faith=2)
+    return s
+
+
+def test_WK_EVENT_GLORY_allows_a_green_or_blue_first_event_and_red_ones_later():
+    s = ok(first_event(), "EventDrawerChosen", "blue", drawer="red", colour="green")
+    s = ok(s, "EventCardDrawn", "red", card="ev01")                          # green
+    assert s.glory.event_seen
+    later = with_card(evolve(fg(), glory=s.glory), None, "important_event")
+    ok(baron(later, "blue", faith=1), "EventDrawerChosen", "blue", drawer="blue", colour="red")
+
+
+def test_WK_EVENT_GLORY_forbids_a_red_first_event():
+    v, s = refused(first_event(), "WK-EVENT-GLORY", "EventDrawerChosen", "blue", drawer="blue", colour="red")
+    assert s.flow.pending.stage == "draw"                     # applied as recorded
+
+
+def test_WK_ADVANCEMENT_USE_forbids_the_attacker_declaring_after_the_defender():
+    s = glory_field_drawn()
+    s = ok(s, "AdvancementUsed", "blue", advancement="ad09")
+    refused(s, "WK-ADVANCEMENT-USE", "AdvancementUsed", "red", advancement="ad01")
+    refused(s, "WK-ADVANCEMENT-USE", "AdvancementUsed", "blue", advancement="ad05")          # one per battle
+
+
+def test_WK_ADVANCEMENT_USE_allows_each_side_one_in_battle_after_drawing():
+    s = glory_field_drawn()
+    s = ok(s, "AdvancementUsed", "red", advancement="ad01")
+    s = ok(s, "AdvancementUsed", "blue", advancement="ad09")
+    assert set(s.glory.battle_uses) == {"red", "blue"}
+    s = ok(s, "FateDiscarded", "red", discard=[2, 3])
+    s = ok(s, "FateDiscarded", "blue", discard=[2, 3])
+    s = ok(s, "RetreatChosen", "blue", retreat=False)
+    assert s.glory.battle_uses == ("red", "blue")
+
+
+def glory_field_drawn():
+    s = clear_board(glory(ready(), "for_glory", offer_laid=True, scholar_drawn=True,
+                          owned={"red": ("ad01",), "blue": ("ad09", "ad05")}))
+    s = with_card(place(place(s, "red-star", "ironvale"), "blue-star", "ironvale"), "red", "mobilize_forces")
+    s = ok(s, "ForcesMobilized", "red", area="ironvale",
+           attack={"defender": "blue", "kind": "field", "armies": ["star"], "commander": "star"})
+    s = ok(s, "CommanderDeclared", "blue", noble="star")
+    s = ok(s, "FateDrawn", None, side="attacker", cards=["gfate03", "gfate12", "gfate01", "gfate02"])
+    return ok(s, "FateDrawn", None, side="defender", cards=["gfate06", "gfate15", "gfate04", "gfate07"])

@@ -520,7 +520,8 @@ def full(s: State) -> dict | None:
         out["missions_held"] = {q: m.mission for q, m in sorted(g.missions.items())}
         out["advancement_deck"] = None if g.adv_deck is None else {
             "pile": sorted(g.adv_deck.pile), "bottom": list(g.adv_deck.bottom), "discard": sorted(g.adv_deck.discard)}
-        out["setup"] = [g.offer_laid, g.scholar_drawn, list(g.battle_uses), dict(sorted(g.adv_printed.items()))]
+        out["setup"] = [g.offer_laid, g.scholar_drawn, list(g.battle_uses), dict(sorted(g.adv_printed.items())),
+                        g.event_seen]
     return out
 
 
@@ -849,6 +850,9 @@ def advancement_used(s: State, e, c: Ctx) -> State | None:
                           "Fate cards are drawn and before they are discarded")
         if seat in g.battle_uses:
             return c.skip("WK-ADVANCEMENT-USE", f"{seat} has used an Advancement in this battle: one per battle")
+        if seat == b.attacker.baron and b.defender.baron in g.battle_uses:
+            c.bad("WK-ADVANCEMENT-USE", f"{seat} attacks: when both sides use an Advancement the attacker "
+                  f"declares first, before {b.defender.baron}")
         s = set_glory(s, battle_uses=g.battle_uses + (seat,))
     elif when == "upkeep" and s.flow.phase != "upkeep":
         return c.skip("WK-ADVANCEMENT-USE", f"{adv} is used in the Upkeep, not now ({s.flow.phase})")
@@ -889,3 +893,13 @@ def advancement_swapped(s: State, e, c: Ctx) -> State | None:
     s = set_glory(s, offer=tuple(new if x == gone else x for x in s.glory.offer))
     c.note(f"{seat}, the Scholar, discards {gone} and lays out {new}")
     return evolve(s, flow=s.flow._replace(pending=s.flow.pending._replace(stage="done")))
+
+
+def red_event_first(s: State, colour: str, c: Ctx) -> None:
+    """For Glory, Event Deck Setup: red Events are moved from the top to the bottom until a green or
+    blue one is on top, so the game's first Event is not red (WK-EVENT-GLORY)."""
+    if has(s, FOR_GLORY) and not s.glory.event_seen and colour == "red":
+        events = s.data.cards.events
+        if events is None or any(v.color != "red" for v in events.values()):
+            c.bad("WK-EVENT-GLORY", "the game's first Event is red; with For Glory red Events are put at the "
+                  "bottom of the deck at the setup until a green or blue one is on top")

@@ -92,6 +92,7 @@ def event_drawer_chosen(s: State, e, c: Ctx) -> State | None:
         cost = 1
     elif colour == "green" and drawer == head:
         cost = 1
+    G.red_event_first(s, colour, c)
     if cost and s.barons[head].faith < cost:
         return c.skip("WK-EVENT", f"a {colour} Event: the Head of the Church {'draws it himself' if drawer == head else 'chooses another drawer'} "
                       f"for 1 Faith, and {head} has none")
@@ -115,6 +116,8 @@ def event_card_drawn(s: State, e, c: Ctx) -> State | None:
         c.bad("WK-EVENT", f"the Event drawn, {card.title!r}, is {card.color}; its drawer was chosen "
               f"for a {d['colour']} card")
     deck = discard_to(draw_from(s.events, card.id, "Event card", c), [card.id])
+    if s.glory is not None and not s.glory.event_seen:
+        s = G.set_glory(s, event_seen=True)
     c.note(f"Event: {card.title} ({card.color})" + (f": {card.text}" if card.text else ""))
     return _stage(evolve(s, events=deck), "effects", event=card)
 

@@ -243,6 +243,8 @@ RULES = RuleBook("warrior-knights", [
       "may retreat: no casualties are dealt and no Mercenary deserts, his Nobles retreat, and his city or "
       "stronghold there goes to the attacker as after a won assault; otherwise (and for a neutral city) "
       "each such result is a Draw 1 Fate."),
+    R("WK-EVENT-GLORY", "For Glory: Event Deck Setup", "At the setup red Events on top of the Event deck "
+      "go to its bottom until a green or blue one is on top: the game's first Event is not red."),
     R("WK-NEUTRAL-GLORY", "For Glory: Playing with new Neutral Action Cards", "With For Glory 3 Neutral "
       "cards (not 2) are placed in each of the 3 stacks."),
 ])

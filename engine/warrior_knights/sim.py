@@ -491,7 +491,9 @@ class Bots:
         d = p.detail
         if p.card == "important_event":
             if p.stage == "drawer":
-                self.event_card = self.table.draw(s.events, 1)[0]
+                first = G.has(s, G.FOR_GLORY) and not s.glory.event_seen     # For Glory: never red
+                self.event_card = self.table.draw(
+                    s.events, 1, (lambda x: self.data.cards.events[x].color != "red") if first else (lambda x: True))[0]
                 colour = self.data.cards.events[self.event_card].color
                 head = s.head_of_church
                 others = [q for q in s.seats if q != head]

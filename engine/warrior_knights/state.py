@@ -98,6 +98,7 @@ class Glory(NamedTuple):
     refill_owed: int = 0                          # cards owed to the face-up Advancements
     battle_uses: tuple[PlayerId, ...] = ()        # who used an Advancement in the battle under way
     adv_printed: Mapping[str, int] = EMPTY        # observed mode: each Advancement's printed Knowledge cost
+    event_seen: bool = False                      # an Event has been drawn (the first is never red)
 
     def has(self, variant: str) -> bool:
         return variant in self.variants
