@@ -189,3 +189,108 @@ def test_WK_RULING_AFTER_ILLEGAL_a_draw_that_breaks_a_rule_is_applied_as_recorde
     v, s2 = refused(s, "WK-FLOW", "MarketRevealed", None, mercenaries=["m12"], agendas=["ag04"])
     assert s2 is s                                        # out of place: skipped
     assert advance(s, Ctx()).flow.step == "offices"
+
+
+# --- Crown & Glory ----------------------------------------------------------------------------------------------
+
+def test_WK_RULING_KING_TIE_no_king_until_one_leads_alone():
+    from tests.test_wk_glory import glory
+    s = own(own(clear_board(glory(ready(), "king")), "kelso", "red"), "hythe", "blue")
+    s = place(place(s, "red-star", "valewick"), "blue-star", "oakhurst")
+    s = upkeep(evolve(s, influence_pool=2))
+    assert s.glory.king is None and s.influence_pool == 0
+    s = upkeep(own(s, "newburn", "blue"))                        # blue now leads: crowned
+    assert s.glory.king == "blue"
+
+
+def test_WK_RULING_USURP_WIN_the_stronghold_eliminated_usurps():
+    from tests.test_wk_battles import stronghold_fallen
+    from tests.test_wk_glory import glory
+    s = glory(stronghold_fallen(), "king", king="blue")
+    assert s.glory.king == "blue"                                # the battle alone usurps nothing
+    s = ok(s, "StrongholdCityGiven", "blue", city="everton")
+    assert s.glory.king == "red"
+
+
+def test_WK_RULING_KING_ARMY_regulars_that_stay_with_the_heir():
+    from tests.test_wk_glory import crowned
+    s = ok(crowned(), "KingsArmyAssigned", "red", armies={"star": 2})
+    assert not any(s.barons["red"].troops[t].mercenary for t in ("kings-army-1", "kings-army-2"))
+
+
+def test_WK_RULING_MISSION_END_a_cities_victory_reveals_no_mission():
+    from tests.test_wk_glory import dealt
+    s = dealt()
+    s = evolve(clear_board(evolve(ready(), glory=s.glory)))
+    for c in ("newburn", "otterburn", "ludlow", "morpeth", "penrith"):
+        s = own(s, c, "red")
+    s = upkeep(s)
+    assert s.result.winners == ("red",) and not s.glory.missions["red"].revealed
+
+
+def test_WK_RULING_GARRISON_UPGRADE_a_repair_and_a_garrison_in_one_turn():
+    from tests.test_wk_glory import upgrading
+    from engine.warrior_knights.state import CityState
+    s = upgrading()
+    s = evolve(s, cities={**s.cities, "hythe": CityState(owner="red", breaches=1)})
+    s = ok(s, "DefensesUpgraded", "red", city="hythe", repair=1, garrison="hythe")
+    assert s.cities["hythe"].breaches == 0 and s.glory.garrisons == {"hythe": "red"}
+
+
+def test_WK_RULING_GARRISON_STRENGTH_counts_defending_but_takes_no_breaches():
+    from engine.warrior_knights.battles import defending_bonus, target_strength
+    from engine.warrior_knights.state import Battle, Side
+    from tests.test_wk_glory import fg
+    s = own(fg(), "hythe", "red")
+    s = evolve(s, glory=s.glory._replace(garrisons={"hythe": "red"}))
+    b = Battle("oakhurst", "assault", Side("blue", ("blue-star",)), Side("red"), city="hythe")
+    assert target_strength(s, b) == 400 and defending_bonus(s, b) == 100
+
+
+def test_WK_RULING_GARRISON_WAGE_from_the_cards_file():
+    from engine.warrior_knights.glory import garrison_wage
+    from tests.test_wk_glory import fg
+    assert garrison_wage(fg()) == 1
+
+
+def test_WK_RULING_LEVY_WAGES_a_levy_is_never_let_go_for_wages():
+    from tests.test_wk_glory import levied
+    from tests.test_wk_phases import wages
+    v, _ = refused(wages(levied()), "WK-TOWN-LEVY-LOSS", "WagesPaid", "red", unpaid=["lv-hythe"])
+    assert v[0].blocking
+
+
+def test_WK_RULING_GLORY_FATE_DECK_the_blue_deck_replaces_the_base_one():
+    from tests.wk_helpers import new
+    s = new(2, variants=["for_glory"])
+    assert s.fate.pile and all(x.startswith("gfate") for x in s.fate.pile)
+
+
+def test_WK_RULING_ADVANCEMENT_EXCESS_the_named_card_goes_to_the_bottom():
+    from tests.test_wk_glory import enriched
+    s = enriched(knowledge={"red": 5}, owned={"red": ("ad04", "ad05", "ad06")})
+    s = ok(s, "AdvancementBought", "red", advancement="ad03", returned=["ad05"])
+    assert s.glory.owned["red"] == ("ad04", "ad06", "ad03") and s.glory.adv_deck.bottom == ("ad05",)
+
+
+def test_WK_RULING_SCHOLAR_KEEPS_the_token_while_knowledge_is_spent():
+    from tests.test_wk_glory import enriched
+    s = enriched(knowledge={"red": 1, "blue": 1})
+    assert s.glory.scholar == "red"
+    s = ok(s, "AdvancementBought", "red", advancement="ad01")            # 0 Knowledge left
+    assert s.glory.scholar == "red" and s.glory.knowledge["red"] < s.glory.knowledge["blue"]
+
+
+def test_WK_RULING_ADVANCEMENT_TIME_from_the_cards_file():
+    from tests.test_wk_glory import scholarly
+    s = scholarly(owned={"red": ("ad08",)})                              # when: upkeep
+    refused(s, "WK-ADVANCEMENT-USE", "AdvancementUsed", "red", advancement="ad08")
+    s = evolve(s, flow=s.flow._replace(phase="upkeep", step="return"))
+    assert ok(s, "AdvancementUsed", "red", advancement="ad08").glory.exhausted == ("ad08",)
+
+
+def test_WK_RULING_GLORY_RETREAT_no_deserters_card_is_drawn():
+    from tests.test_wk_glory import glory_field
+    s = ok(glory_field(), "RetreatChosen", "blue", retreat=True)
+    assert s.battle.deserters["blue-star"] == "" and s.battle.stage == "aftermath"
+    refused(s, "WK-DESERTERS", "DesertersDrawn", None, noble="blue-star", card="gfate13")

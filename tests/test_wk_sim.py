@@ -56,3 +56,44 @@ def test_ledger_simulate_writes_games_that_verify(tmp_path):
     assert v.exit_code == 0 and "VERIFIED" in v.output and "not the published board" in v.output
     bad = runner.invoke(app, ["simulate", "--ruleset", "warrior-knights", "--players", "9", "--out", str(tmp_path / "x")])
     assert bad.exit_code == 2 and "2 to 6 Barons" in bad.output
+
+
+# --- Crown & Glory -----------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_bots_play_crown_and_glory_games_to_the_end_with_no_findings(tmp_path, players):
+    seen = set()
+    for seed in range(3):
+        game = simulate(seed, f"cg-{players}-{seed}", {"players": str(players), "variants": "all"})
+        assert game.finished, (players, seed)
+        path = tmp_path / f"{players}-{seed}.jsonl"
+        write_log(path, game.envelopes)
+        j = judge(read_log(path))
+        assert j.findings == [] and j.result is not None
+        seen |= {e["type"] for e in game.envelopes}
+    assert {"MissionDealt", "MissionRevealed", "KingsArmyAssigned"} <= seen
+
+
+def test_crown_and_glory_games_are_the_same_bytes_per_seed_and_each_variant_alone_plays():
+    a = simulate(5, "g", {"players": "3", "variants": "for_glory,missions,king"})
+    assert a.envelopes == simulate(5, "g", {"players": "3", "variants": "all"}).envelopes
+    assert a.envelopes[0]["payload"]["variants"] == ["for_glory", "missions", "king"]
+    for v in ("for_glory", "missions", "king"):
+        g = simulate(5, "g", {"players": "3", "variants": v})
+        assert g.finished and g.envelopes[0]["payload"]["variants"] == [v]
+    assert "variants" not in simulate(5, "g", {"players": "3", "variants": "none"}).envelopes[0]["payload"]
+
+
+def test_simulate_refuses_an_unknown_variant():
+    with pytest.raises(ValueError, match="Crown & Glory variants are"):
+        simulate(1, "g", {"players": "2", "variants": "glory"})
+
+
+def test_ledger_simulate_plays_crown_and_glory(tmp_path):
+    runner = CliRunner()
+    out = tmp_path / "cg"
+    r = runner.invoke(app, ["simulate", "--ruleset", "warrior-knights", "--players", "4", "--variants", "all",
+                            "--games", "1", "--seed", "3", "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    v = runner.invoke(app, ["verify", str(out / "game-0001.jsonl")])
+    assert v.exit_code == 0 and "VERIFIED" in v.output

@@ -133,3 +133,38 @@ def test_replay_as_a_seat_hides_the_others_fate_cards():
     steps = json.loads(r.stdout)["steps"]
     draws = [x for x in steps if x["type"] == "FateDrawn"]
     assert any(HIDDEN in x["payload"]["cards"] for x in draws)
+
+
+# --- Crown & Glory: the Missions -------------------------------------------------------------------------------
+
+def missions_in_clear(envelopes: list[dict]) -> list[dict]:
+    """The Crown & Glory sample as a table records it: each Mission dealt in clear, revealed without salt."""
+    out = copy.deepcopy(envelopes)
+    revealed = {e["actor"]: e["payload"]["mission"] for e in out if e["type"] == "MissionRevealed"}
+    for e in out:
+        if e["type"] == "MissionDealt":
+            e["payload"] = {"mission": revealed[e["actor"]]}
+        if e["type"] == "MissionRevealed":
+            e["payload"]["salt"] = None
+    return seal(out)
+
+
+def test_no_secret_leaks_in_the_crown_and_glory_sample():
+    counts = check_game(Game(read_log(SAMPLES / "game-cg-4p.jsonl")), every=15)
+    assert counts["secrets"] > 0 and counts["revealed"] > 0
+
+
+def test_a_mission_dealt_in_clear_is_hidden_from_the_other_seats_until_revealed():
+    envelopes = [json.loads(x) for x in (SAMPLES / "game-cg-4p.jsonl").read_text("utf-8").splitlines()]
+    g = game_of_text(text_of(missions_in_clear(envelopes)))
+    assert g.clean
+    counts = check_game(g, every=25)
+    assert counts["secrets"] > 0 and counts["redacted"] > 0
+    dealt = next(e for e in envelopes if e["type"] == "MissionDealt")
+    seat, other = dealt["actor"], next(q for q in ("red", "blue", "green") if q != dealt["actor"])
+    step, before, after = next((st, b, a) for st, b, a in g.steps if st.type == "MissionDealt" and st.actor == seat)
+    mine = V.redact_payload(RS, step.type, step.actor, step.payload, seat, before, after)
+    theirs = V.redact_payload(RS, step.type, step.actor, step.payload, other, before, after)
+    assert mine["mission"] != HIDDEN and theirs["mission"] == HIDDEN
+    assert V.view_of(RS, after, other)["players"][seat]["mission"] == HIDDEN
+    assert V.view_of(RS, after, seat)["players"][seat]["mission"] == mine["mission"]

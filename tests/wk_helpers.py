@@ -143,7 +143,9 @@ def clear_board(s: State) -> State:
     slate for one rule."""
     nobles = {k: n._replace(area=None, exhausted=False, at_sea=False) for k, n in s.nobles.items()}
     cities = {c: CityState() for c in s.cities}
-    return evolve(s, nobles=nobles, cities=cities, fate=Deck(frozenset(D.cards.fate)))
+    deck = "for_glory" if s.glory is not None and s.glory.has("for_glory") else "base"
+    return evolve(s, nobles=nobles, cities=cities,
+                  fate=Deck(frozenset(k for k, f in D.cards.fate.items() if f.deck == deck)))
 
 
 def with_card(s: State, owner: str | None, card: str, **pending) -> State:

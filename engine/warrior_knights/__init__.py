@@ -29,6 +29,8 @@ DATA_OPTIONS = (
 
 SIMULATE_OPTIONS = (
     DataOption("players", "Warrior Knights: how many Barons the bots play, 2 to 6 (default 2)."),
+    DataOption("variants", "Warrior Knights: the Crown & Glory variants the bots play: for_glory, missions, "
+                           "king (comma-separated), all, or none (default)."),
 )
 
 

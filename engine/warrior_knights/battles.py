@@ -11,6 +11,7 @@ from engine.warrior_knights.common import (
     Ctx, army_strength, bottom_of, cities_of, city_of, city_strength, discard_to, draw_from, gain,
     in_city, lift_sieges, noble_of, pay, read_fate, seat_of, set_baron, set_city, set_noble,
 )
+from engine.warrior_knights.glory import FOR_GLORY, drop_levies, garrison_strength, has, is_levy, max_fate
 from engine.warrior_knights.moves import holders_of
 from engine.warrior_knights.phases import remove_troops
 from engine.warrior_knights.state import STRONGHOLD, Army, Battle, Noble, Side, State, evolve
@@ -20,6 +21,7 @@ MAX_FATE = 10                  # "Draw Fate cards (limit 10 per player)"
 TOKEN = 100                    # "assign 1 casualty token for each 100 casualties"
 DRAW_ONE = frozenset({"draw_1", "retreat_draw_1"})
 RAZE_TIMES = 3                 # "razed for 3 times its normal income"
+NO_DESERTERS = ""              # a voluntary retreat (For Glory): no deserters' card, no nationality
 
 
 def _ability(s: State, noble: str | None) -> str | None:
@@ -44,7 +46,7 @@ def side_strength(s: State, b: Battle, which: str) -> int:
     side = b.attacker if which == "attacker" else b.defender
     total = _troops_of(s, side) + (COMMANDER_BONUS if side.commander else 0)
     if which == "defender" and b.kind in ("assault", "siege"):
-        total += target_strength(s, b)
+        total += target_strength(s, b) + defending_bonus(s, b)
     return max(0, total)
 
 
@@ -60,8 +62,14 @@ def target_strength(s: State, b: Battle) -> int:
     return city_strength(s, b.city) if b.city else 0
 
 
+def defending_bonus(s: State, b: Battle) -> int:
+    """For Glory: "A Garrison adds 100 strength to a city while defending" (WK-GARRISON); it takes
+    no breaches (WK-RULING-GARRISON-BREACHES)."""
+    return garrison_strength(s, b.city) if b.city and b.city != STRONGHOLD else 0
+
+
 def fate_count(s: State, b: Battle, which: str) -> int:
-    return min(MAX_FATE, side_strength(s, b, which) // TOKEN)
+    return min(max_fate(s), side_strength(s, b, which) // TOKEN)
 
 
 def _set_battle(s: State, b: Battle | None) -> State:
@@ -164,7 +172,7 @@ def begin_battle(s: State, seat: str, area: str, attack: Any, permits: frozenset
 
 def _siege(s: State, b: Battle, c: Ctx) -> State | None:
     att = _troops_of(s, b.attacker) + COMMANDER_BONUS
-    dfn = _troops_of(s, b.defender) + target_strength(s, b) + (COMMANDER_BONUS if _nobles(b.defender) else 0)
+    dfn = _troops_of(s, b.defender) + target_strength(s, b) + defending_bonus(s, b) + (COMMANDER_BONUS if _nobles(b.defender) else 0)
     if att <= dfn:
         return c.skip("WK-SIEGE", f"a siege needs more strength than the defence: {b.attacker.baron} has {att}, "
                       f"{b.city} is defended by {dfn}")
@@ -242,7 +250,7 @@ def fate_drawn(s: State, e, c: Ctx) -> State | None:
         want = fate_count(s, b, which)
         if len(cards) != want:
             c.bad("WK-FATE-COUNT", f"the {which} draws {len(cards)} Fate cards; his strength "
-                  f"{side_strength(s, b, which)} gives {want} (one per 100, at most {MAX_FATE})")
+                  f"{side_strength(s, b, which)} gives {want} (one per 100, at most {max_fate(s)})")
         side = side._replace(drawn=tuple(cards))
         if side.commander is None or len(cards) <= 1:
             side = side._replace(kept=tuple(cards), discarded=True)
@@ -313,7 +321,44 @@ def _reveal(s: State, c: Ctx) -> State:
             c.note(f"The {w} reveals " + ", ".join(_face(f) for f in side.kept))
         b = _with_side(b, w, side._replace(owed_draws=owed))
         s = evolve(s, fate=discard_to(s.fate, [f.id for f in side.kept]))
+    if _retreat_offered(s, b):
+        c.note(f"The defender ({b.defender.baron}) has more Retreat/Draw 1 Fate results: he may retreat")
+        return _set_battle(s, b._replace(stage="retreat_offer"))
     return _maybe_casualties(_set_battle(s, b._replace(stage="draw1")), c)
+
+
+def _retreat_offered(s: State, b: Battle) -> bool:
+    """For Glory's Retreat/Draw 1 Fate: the defender (a Baron with Nobles fighting) has more such
+    results than the attacker (WK-RETREAT-GLORY)."""
+    if not has(s, FOR_GLORY) or b.defender.baron is None or not _nobles(b.defender):
+        return False
+    count = {w: sum(1 for f in _side(b, w).kept if f.battle == "retreat_draw_1") for w in ("attacker", "defender")}
+    return count["defender"] > count["attacker"]
+
+
+def retreat_chosen(s: State, e, c: Ctx) -> State | None:
+    """The defender's choice on more Retreat/Draw 1 Fate results: retreat (no casualties, no
+    deserters; his city or stronghold there goes to the attacker as after a won assault), or fight
+    on (each such result is a Draw 1 Fate)."""
+    b = _expect(s, "retreat_offer", c, "RetreatChosen")
+    if b is None:
+        return None
+    if e.actor != b.defender.baron:
+        return c.skip("WK-RETREAT-GLORY", f"the defender, {b.defender.baron}, chooses whether to retreat, not {e.actor}")
+    if not e.payload.retreat:
+        c.note(f"{e.actor} fights on: each Retreat/Draw 1 Fate result draws 1 Fate card")
+        return _maybe_casualties(_set_battle(s, b._replace(stage="draw1")), c)
+    nobles = _nobles(b.defender)
+    after = [("retreat" if can_retreat(s, s.nobles[k]) else "die", k) for k in nobles]
+    if b.city == STRONGHOLD:
+        after.append(("stronghold", b.defender.baron))
+    elif b.city is not None and s.cities[b.city].owner == b.defender.baron:
+        after.append(("take", b.city))
+    side = lambda x: x._replace(owed_draws=0, assigned=True)       # noqa: E731 (no casualties are dealt)
+    b = b._replace(attacker=side(b.attacker), defender=side(b.defender), stage="aftermath", after=tuple(after),
+                   deserters={**b.deserters, **{k: NO_DESERTERS for k in nobles}})
+    c.note(f"{e.actor} retreats from the battle: no casualties are dealt and no Mercenary deserts")
+    return _set_battle(s, b)
 
 
 def _maybe_casualties(s: State, c: Ctx) -> State:
@@ -588,6 +633,13 @@ def _owed_noble(s: State, e, c: Ctx, kind: str, event: str, rule: str, now: str,
     return (nid, n, deserter) if ok else None
 
 
+def _removable(gone: list[str], troops) -> list[str]:
+    """The discarded cards that could have been kept: with Town Levies among them (discarded
+    first, For Glory), only the Mercenaries after them."""
+    mercs = [t for t in gone if not is_levy(troops[t])]
+    return mercs or gone
+
+
 def noble_lost(s: State, e, c: Ctx) -> State | None:
     owed = _owed_noble(s, e, c, "die", "NobleLost", "WK-NOBLE-DEATH", "dying now",
                        "decides for his dying Noble")
@@ -609,11 +661,16 @@ def noble_lost(s: State, e, c: Ctx) -> State | None:
     if total < min(need, available):
         c.bad("WK-NOBLE-DEATH", f"{nid}'s {n.army.casualties} casualty tokens discard {need} strength of Mercenaries "
               f"(or all he has, {available}); the log discards {total}")
-    elif gone and total - min(troops[t].strength for t in gone) >= need:
+    elif gone and total - min(troops[t].strength for t in _removable(gone, troops)) >= need:
         c.bad("WK-NOBLE-DEATH", f"{nid} discards {total} strength of Mercenaries; {need} are owed, and fewer "
               "cards make it")
+    levies = [t for t in mercs if is_levy(troops[t])]
+    if levies and any(not is_levy(troops[t]) for t in gone) and not set(levies) <= set(gone):
+        c.bad("WK-TOWN-LEVY-LOSS", f"{nid}'s Town Levies ({', '.join(sorted(levies))}) are discarded for casualties "
+              "before his Mercenaries (Town Levies: \"discard Town Levies for casualties before mercenaries\")")
     lost = set(gone) | ({deserter} if deserter else set())
     s = remove_troops(s, n.owner, lost)
+    s = drop_levies(s, nid, c, "he died")      # For Glory (WK-TOWN-LEVY-LOSS)
     n = s.nobles[nid]
     if n.office:
         s = evolve(s, agenda_discards=s.agenda_discards + (n.office,))

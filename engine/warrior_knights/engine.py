@@ -23,6 +23,7 @@ from engine.core.ruleset import GameResult
 from engine.warrior_knights import actions as A
 from engine.warrior_knights import assembly as AS
 from engine.warrior_knights import battles as B
+from engine.warrior_knights import glory as G
 from engine.warrior_knights import moves as M
 from engine.warrior_knights import neutral as N
 from engine.warrior_knights import phases as P
@@ -40,7 +41,21 @@ initial_state = S.initial_state
 def _stronghold_placed(s: State, e: Event, c: Ctx) -> State | None:
     if s.flow.phase == "upkeep":
         return U.stronghold_replaced(s, e, c)
+    undealt = G.missions_undealt(s)
+    if undealt and s.flow.phase == "setup" and s.flow.step == "strongholds":
+        c.claim("WK-MISSION-DEAL", f"the strongholds are placed before {', '.join(undealt)} "
+                "is dealt a Mission card (Missions Variant: \"Before setting up stronghold locations\")")
     return S.stronghold_placed(s, e, c)
+
+
+def _stronghold_city_given(s: State, e: Event, c: Ctx) -> State | None:
+    """Attacking a Stronghold; with The King, the King's stronghold eliminated is usurped."""
+    b = s.battle
+    item = b.after[0] if b is not None and b.after else None
+    out = B.stronghold_city_given(s, e, c)
+    if out is not None and item is not None and item[0] == "stronghold":
+        out = G.usurp(out, b.attacker.baron, item[1], c)
+    return out
 
 
 def _crowns_given(s: State, e: Event, c: Ctx) -> State | None:
@@ -140,7 +155,7 @@ HANDLERS: dict[str, Callable[[State, Event, Ctx], State | None]] = {
     "Retreated": B.retreated,
     "NobleLost": B.noble_lost,
     "CityTaken": B.city_taken,
-    "StrongholdCityGiven": B.stronghold_city_given,
+    "StrongholdCityGiven": _stronghold_city_given,
     "EventDrawerChosen": N.event_drawer_chosen,
     "EventCardDrawn": N.event_card_drawn,
     "EventCancelled": N.event_cancelled,
@@ -168,12 +183,25 @@ HANDLERS: dict[str, Callable[[State, Event, Ctx], State | None]] = {
     "CrownsGiven": _crowns_given,
     "Adjusted": _adjusted,
     "GameEnded": _game_ended,
+    "KingsArmyAssigned": G.kings_army_assigned,
+    "MissionDealt": G.mission_dealt,
+    "MissionRevealed": G.mission_revealed,
+    "AdvancementsRevealed": G.advancements_revealed,
+    "ScholarChosen": G.scholar_chosen,
+    "MindEnriched": G.mind_enriched,
+    "AdvancementBought": G.advancement_bought,
+    "AdvancementResearched": G.advancement_researched,
+    "MarchForced": G.march_forced,
+    "AdvancementUsed": G.advancement_used,
+    "RetreatChosen": B.retreat_chosen,
+    "AdvancementSwapped": G.advancement_swapped,
 }
 
 # Chance and the Chairman's handling of the table: events no Baron decides (actor may be null).
 TABLE_EVENTS = frozenset({"TroopsDealt", "CitiesRazed", "MarketRevealed", "OfficesChosen", "CardRevealed",
                           "FateDrawn", "DesertersDrawn", "ExpeditionFateDrawn", "PrivateMotionDrawn",
-                          "AgendasRevealed", "MercenariesRevealed", "RevoltDrawn", "GameEnded"})
+                          "AgendasRevealed", "MercenariesRevealed", "RevoltDrawn", "GameEnded",
+                          "AdvancementsRevealed", "ScholarChosen"})
 
 
 # A committed plan may still be opened, and the result declared, once the game is over.
@@ -184,10 +212,11 @@ _AFTER_END = frozenset({"GameEnded", "PlanOpened"})
 # any other event means the log left it unfinished (_resync).
 _CARD_EVENTS = frozenset({"ActionDeclined", "TaxesLevied", "SoldiersDrafted", "SupportRallied", "ChurchServed",
                           "ForcesMobilized", "PermissionGiven", "TroopsTransferred", "CrownsGiven", "Adjusted",
-                          "PlanOpened"})
+                          "PlanOpened", "KingsArmyAssigned", "MindEnriched", "MarchForced", "AdvancementUsed"})
 _BATTLE_EVENTS = frozenset({"CommanderDeclared", "FateDrawn", "FateDiscarded", "CasualtiesAssigned",
                             "DesertersDrawn", "Retreated", "NobleLost", "CityTaken", "StrongholdCityGiven",
-                            "CrownsGiven", "Adjusted", "PlanOpened"})
+                            "CrownsGiven", "Adjusted", "PlanOpened", "KingsArmyAssigned", "AdvancementUsed",
+                            "AdvancementsRevealed", "RetreatChosen"})
 
 
 def _resync(s: State, e: Event, c: Ctx) -> State:
@@ -201,6 +230,9 @@ def _resync(s: State, e: Event, c: Ctx) -> State:
         return s
     if N.closable(s, e.type):
         return R.advance(evolve(s, flow=f._replace(pending=p._replace(stage="done"))), c)
+    if p.owner is not None and p.stage == "enrich" and e.type not in G.BOUGHT_AFTER:
+        # Enrich Mind's purchases are over when another event comes
+        return R.advance(evolve(s, flow=f._replace(pending=p._replace(stage="done"))), c)
     if p.owner is not None and p.stage == "open" and e.type not in _CARD_EVENTS:
         printed = R.printed_area(s, p)
         area = "hand" if p.card == "versatile" else (
@@ -212,6 +244,23 @@ def _resync(s: State, e: Event, c: Ctx) -> State:
         c.claim("WK-FLOW", f"the battle in {s.battle.area} ({s.battle.stage}) is never finished in the log before "
                 f"{e.type}: it is dropped as it stands")
         return R.advance(evolve(s, battle=None, flow=f._replace(pending=p._replace(stage="done"))), c)
+    return s
+
+
+def _glory_owed(s: State, e: Event, c: Ctx) -> State:
+    """What For Glory owes that the log has left out (each a claim, settled so that it is one finding):
+    the Advancement replacing one bought; at round 1's first plan, the 3 face up and the Scholar."""
+    g = s.glory
+    if g.refill_owed and e.type not in ("AdvancementsRevealed", "PlanOpened", "CrownsGiven", "Adjusted"):
+        c.claim("WK-ADVANCEMENT-BUY", f"the Advancement bought is never replaced from the deck before {e.type}")
+        s = G.set_glory(s, refill_owed=0)
+    if e.type == "StacksPlanned" and G.has(s, G.FOR_GLORY) and s.flow.round <= 1 and not s.plans:
+        if not g.offer_laid:
+            c.claim("WK-ADVANCEMENT-BUY", "the setup never lays out the 3 Advancements face up (For Glory setup 7)")
+            s = G.set_glory(s, offer_laid=True)
+        if not g.scholar_drawn and len(s.seats) > 2:
+            c.claim("WK-SCHOLAR", "the setup never gives the Scholar token to a random Baron (For Glory setup 8)")
+            s = G.set_glory(s, scholar_drawn=True)
     return s
 
 
@@ -233,11 +282,17 @@ def step(s: State, e: Event) -> tuple[list[Violation], State | None]:
         c.skip("WK-ACTOR", f"{e.type} is a Baron's decision: it names him as its actor")
         return c.v, None
     settled = _resync(s, e, c)
+    if settled.glory is not None:
+        settled = _glory_owed(settled, e, c)
+    if (settled.glory is not None and settled.glory.king_army_owed is not None
+            and e.type not in ("KingsArmyAssigned", "PlanOpened", "GameEnded", "CrownsGiven", "Adjusted")):
+        settled = G.assign_owed_army(settled, c, e.type)
     out = handler(settled, e, c)
     if out is None:
         if settled is s:
             return c.v, None
         out = settled
+    out = G.after_event(out, c)
     out = R.advance(out, c)
     # an event happens where the game stood when it came (a round's first plan opens its Planning)
     at = ("planning", out.flow.round, 0) if e.type == "StacksPlanned" else position(settled)

@@ -294,17 +294,31 @@ class DefensesUpgraded(Payload):
     city: Name | None = None
     repair: NonNegativeInt = 0
     fortify: bool = False
+    garrison: Name | None = Field(None, description="For Glory: the ungarrisoned city of his where he "
+                                  "hires a Garrison (1 crown)")
+
+
+class LevyRecruited(Payload):
+    """For Glory, Muster Forces: a Town Levy card (its id, or observed mode its printed fields
+    {"id", "city", "strength"}) and the Noble at that city it goes to."""
+
+    levy: Card
+    noble: str
 
 
 class TroopsMustered(Payload):
     army: str | None = Field(None, description="a Noble or \"stronghold\"; null: nothing")
     tokens: NonNegativeInt = 0
+    levies: list[LevyRecruited] = Field(default_factory=list, description="For Glory: Town Levies "
+                                        "recruited, 2 crowns each")
 
 
 # --- Special Phases ------------------------------------------------------------------------------
 
 class WagesPaid(Payload):
     unpaid: list[str] = Field(default_factory=list, description="Mercenaries not paid (they desert)")
+    unpaid_garrisons: list[Name] = Field(default_factory=list, description="For Glory: the cities "
+                                         "whose Garrison is not paid (it is discarded)")
     crowns: NonNegativeInt | None = Field(None, description="claim: crowns paid")
 
 
@@ -391,6 +405,112 @@ class NobleReturned(Payload):
     area: Name
 
 
+# --- Crown & Glory: the King, Missions ------------------------------------------------------------
+
+class KingsArmyAssigned(Payload):
+    """The King Variant: the new King (or the usurper) assigns the King's Army cards, as many as
+    there are players, to his stronghold ("stronghold") and/or his Nobles at his stronghold or his
+    cities: holder -> how many. `printed`: observed mode (no "kings_army" in the cards file), each
+    card's (strength, wage)."""
+
+    armies: dict[str, NonNegativeInt]
+    printed: list[tuple[PositiveInt, NonNegativeInt]] | None = None
+
+
+class MissionDealt(Payload):
+    """Missions Variant: the Mission card dealt to the actor before the strongholds are placed:
+    in clear (`mission`, a table's record: hidden from the other seats until revealed) or as a
+    commitment sha256("<mission id>:<salt>")."""
+
+    mission: str | None = None
+    commitment: str | None = None
+
+    @model_validator(mode="after")
+    def _one_of(self) -> "MissionDealt":
+        if (self.mission is None) == (self.commitment is None):
+            raise ValueError("give either `mission` (in clear) or `commitment`")
+        return self
+
+
+class MissionRevealed(Payload):
+    """Missions Variant, at the end: the actor reveals his Mission (with the salt of its
+    commitment) and says whether he fulfils it (+2 Influence): his signed ruling of the card's
+    text, never guessed by the engine."""
+
+    mission: str
+    salt: str | None = None
+    fulfilled: bool = False
+    text: str | None = None
+
+
+# --- Crown & Glory, For Glory: Knowledge, Advancements, the Scholar -----------------------------
+
+class RetreatChosen(Payload):
+    """For Glory, Retreat/Draw 1 Fate: the defender with more such results retreats (true) or
+    fights on (false: each counts as Draw 1 Fate)."""
+
+    retreat: bool
+
+
+class AdvancementsRevealed(Payload):
+    """Chance: Advancements laid face up: the top 3 at the setup, or the one that replaces each
+    Advancement bought (its id, or observed mode its printed {"id", "knowledge"})."""
+
+    cards: list[Card]
+
+
+class ScholarChosen(Payload):
+    """Chance, For Glory setup: the Fate cards drawn to give the Scholar token to a random Baron who
+    is neither the Chairman nor the Head of the Church (cards naming them are drawn past)."""
+
+    cards: list[Card] = Field(min_length=1)
+
+
+class MindEnriched(Payload):
+    """Enrich Mind: 1 Knowledge (and the Scholar token to the Baron with the most); the card goes to
+    the Taxation or the Assembly stack (`area`); purchases follow as AdvancementBought."""
+
+    area: str
+
+
+class AdvancementBought(Payload):
+    """An Advancement face up bought with Enrich Mind for its Knowledge; `returned`: the ones put
+    at the bottom of the deck when he would own more than 3."""
+
+    advancement: str
+    returned: list[str] = Field(default_factory=list)
+
+
+class AdvancementResearched(Payload):
+    """Research: the Scholar pays 2 crowns and draws the top Advancement (`card`), then buys it
+    for 1 Knowledge less (`buy`) or discards it."""
+
+    card: Card
+    buy: bool = False
+    returned: list[str] = Field(default_factory=list)
+
+
+class MarchForced(Payload):
+    """Forced March: the exhausted Nobles refreshed (the first free, the others 2 crowns each)."""
+
+    nobles: list[str] = Field(default_factory=list)
+
+
+class AdvancementSwapped(Payload):
+    """Uncertain Times (For Glory): the Scholar discards one Advancement face up (`discard`) and lays
+    out the top card of the deck (`card`) in its place."""
+
+    discard: str
+    card: Card
+
+
+class AdvancementUsed(Payload):
+    """An Advancement activated by its owner; its effect (card text) follows as Adjusted events."""
+
+    advancement: str
+    text: str | None = None
+
+
 # --- any time ------------------------------------------------------------------------------------
 
 class CrownsGiven(Payload):
@@ -432,5 +552,7 @@ PAYLOADS = payload_table(
     TroopsMustered, WagesPaid, ActingChairmanAppointed, PrivateMotionDrawn, PrivateMotionCalled,
     AgendaOrderDeclared, VotesHidden, VotesRevealed, VoteDeclared, TieBroken, OfficeAssigned,
     ChargeDiscarded, AgendasRevealed, MercenaryHired, MercenariesRevealed, RevoltDrawn,
-    RevoltSettled, NobleReturned, CrownsGiven, Adjusted, GameEnded,
+    RevoltSettled, NobleReturned, CrownsGiven, Adjusted, GameEnded, KingsArmyAssigned,
+    MissionDealt, MissionRevealed, AdvancementsRevealed, ScholarChosen, MindEnriched, AdvancementBought,
+    AdvancementResearched, MarchForced, AdvancementUsed, RetreatChosen, AdvancementSwapped,
 )

@@ -82,6 +82,30 @@ def describe_event(type_: str, actor: str | None, payload: Any, view: dict | Non
             return f"Revolt card for {p.get('city')}: {_card(p.get('card'))}"
         case "Adjusted":
             return f"{who} records an adjustment for {p.get('source')}"
+        case "KingsArmyAssigned":
+            return f"{who}, King, assigns the King's Army: " + ", ".join(f"{n} to {h}" for h, n in p.get("armies", {}).items())
+        case "MissionDealt":
+            return f"{who} is dealt a Mission card, face down" + (" (committed)" if p.get("commitment") else "")
+        case "MissionRevealed":
+            return (f"{who} reveals his Mission {p.get('mission')}: "
+                    + ("fulfilled, +2 Influence (signed by him)" if p.get("fulfilled") else "not fulfilled"))
+        case "AdvancementsRevealed":
+            return f"Advancements face up: {_cards(p.get('cards'))}"
+        case "ScholarChosen":
+            return f"Fate cards for the Scholar: {_cards(p.get('cards'))}"
+        case "MindEnriched":
+            return f"{who} enriches his mind (the card to the {str(p.get('area')).capitalize()} stack)"
+        case "AdvancementBought":
+            back = p.get("returned") or []
+            return f"{who} buys the Advancement {p.get('advancement')}" + (f", {', '.join(back)} to the bottom" if back else "")
+        case "AdvancementResearched":
+            return f"{who} researches: {_card(p.get('card'))}, " + ("bought" if p.get("buy") else "discarded")
+        case "MarchForced":
+            return f"{who} forces a march: refreshes {', '.join(p.get('nobles') or []) or 'no Noble'}"
+        case "AdvancementUsed":
+            return f"{who} activates the Advancement {p.get('advancement')}"
+        case "RetreatChosen":
+            return f"{who} " + ("retreats from the battle" if p.get("retreat") else "fights on")
         case "GameEnded":
             return f"The game ends: {p.get('winner') or 'no winner'} declared"
     rest = ", ".join(f"{k} {v}" for k, v in p.items() if v not in (None, [], {}, False))
@@ -102,6 +126,22 @@ def board_lines(view: dict, indent: str = "    ") -> list[str]:
         out.append(f"{indent}Nobles: " + "; ".join(nobles))
     out.append(f"{indent}Influence pool: {view.get('influence_pool')}; Chairman {view.get('chairman')}, "
                f"Head of the Church {view.get('head_of_church')}")
+    g = view.get("glory")
+    if g:
+        parts = [f"Crown & Glory ({', '.join(g.get('variants', []))})"]
+        if g.get("king"):
+            parts.append(f"King {g['king']}")
+        if g.get("garrisons"):
+            parts.append("Garrisons " + ", ".join(f"{c} ({o})" for c, o in g["garrisons"].items()))
+        if g.get("riots"):
+            parts.append("rioting " + ", ".join(g["riots"]))
+        if g.get("scholar"):
+            parts.append(f"Scholar {g['scholar']}")
+        if g.get("knowledge"):
+            parts.append("Knowledge " + ", ".join(f"{q} {n}" for q, n in g["knowledge"].items()))
+        if any(g.get("advancements", {}).values()):
+            parts.append("Advancements " + "; ".join(f"{q} {', '.join(v)}" for q, v in g["advancements"].items() if v))
+        out.append(indent + "; ".join(parts))
     return out
 
 

@@ -8,6 +8,7 @@ from engine.warrior_knights.common import (
     Ctx, army_of, besieged, city_of, cities_of, clockwise_from, discard_to, draw_from, gain,
     noble_of, pay, read_event, read_fate, reshuffled, seat_of, set_army, set_baron, set_city,
 )
+from engine.warrior_knights import glory as G
 from engine.warrior_knights.state import STRONGHOLD, Expedition, State, evolve
 
 MAX_STAKE = 5                 # Fund Expedition: "may invest up to 5 crowns"
@@ -22,6 +23,8 @@ FOLLOW_UPS = {
     "effects": frozenset({"EventCancelled", "Adjusted", "CrownsGiven"}),
     "upgrade": frozenset({"DefensesUpgraded", "Adjusted", "CrownsGiven"}),
     "muster": frozenset({"TroopsMustered", "Adjusted", "CrownsGiven"}),
+    "research": frozenset({"AdvancementResearched", "Adjusted", "CrownsGiven"}),
+    "swap": frozenset({"AdvancementSwapped", "Adjusted", "CrownsGiven"}),
 }
 
 
@@ -44,7 +47,14 @@ def open_neutral(s: State, c: Ctx) -> State:
     if card == "uncertain_times":
         c.note("Uncertain Times: the Fate deck is shuffled")
         s = evolve(s, fate=reshuffled(s.fate, with_discards=False))
+        if G.has(s, G.FOR_GLORY) and s.glory.scholar is not None and s.glory.offer:
+            return _stage(s, "swap")          # For Glory: the Scholar may swap an Advancement face up
         return _stage(s, "done")
+    if card == "research" and G.has(s, G.FOR_GLORY):
+        if s.glory.scholar is None:
+            c.note("Research: there is no Scholar to research")
+            return _stage(s, "done")
+        return _stage(s, "research")
     c.note(f"{card}: a Crown & Glory Neutral card; its effect is recorded as adjustments")
     return _stage(s, "effects")
 
@@ -82,6 +92,7 @@ def event_drawer_chosen(s: State, e, c: Ctx) -> State | None:
         cost = 1
     elif colour == "green" and drawer == head:
         cost = 1
+    G.red_event_first(s, colour, c)
     if cost and s.barons[head].faith < cost:
         return c.skip("WK-EVENT", f"a {colour} Event: the Head of the Church {'draws it himself' if drawer == head else 'chooses another drawer'} "
                       f"for 1 Faith, and {head} has none")
@@ -105,6 +116,8 @@ def event_card_drawn(s: State, e, c: Ctx) -> State | None:
         c.bad("WK-EVENT", f"the Event drawn, {card.title!r}, is {card.color}; its drawer was chosen "
               f"for a {d['colour']} card")
     deck = discard_to(draw_from(s.events, card.id, "Event card", c), [card.id])
+    if s.glory is not None and not s.glory.event_seen:
+        s = G.set_glory(s, event_seen=True)
     c.note(f"Event: {card.title} ({card.color})" + (f": {card.text}" if card.text else ""))
     return _stage(evolve(s, events=deck), "effects", event=card)
 
@@ -271,6 +284,10 @@ def defenses_upgraded(s: State, e, c: Ctx) -> State | None:
     if not _in_turn(s, seat, c, "WK-UPGRADE"):
         return None
     p = e.payload
+    if p.garrison is not None:                 # For Glory's Upgrade Defenses: a Garrison too (WK-GARRISON)
+        s = G.hire_garrison(s, seat, p.garrison, c)
+        if s is None:
+            return None
     if p.city is None:
         return _acted(s, seat)
     city = city_of(s, p.city, c, "WK-UPGRADE")
@@ -308,6 +325,10 @@ def troops_mustered(s: State, e, c: Ctx) -> State | None:
     if not _in_turn(s, seat, c, "WK-MUSTER"):
         return None
     p = e.payload
+    if p.levies:                               # For Glory's Muster Forces: Town Levies (WK-TOWN-LEVY)
+        s = G.recruit_levies(s, seat, p.levies, c)
+        if s is None:
+            return None
     if p.army is None or not p.tokens:
         return _acted(s, seat)
     holder = STRONGHOLD if p.army == STRONGHOLD else noble_of(s, p.army, seat, c, "WK-MUSTER")

@@ -7,6 +7,7 @@ from engine.warrior_knights.common import (
     Ctx, besieged, cities_of, clockwise_from, draw_from, gain, in_city, noble_of, pay,
     read_mercenary, set_army, set_baron, shuffle_back,
 )
+from engine.warrior_knights import glory as G
 from engine.warrior_knights.state import STRONGHOLD, Army, State, evolve
 
 
@@ -22,7 +23,7 @@ def income_of(s: State, seat: str) -> int:
     b = s.data.board
     total = 0
     for city in cities_of(s, seat):
-        if besieged(s, city):
+        if besieged(s, city) or G.rioting(s, city):     # For Glory: a rioting city gives no crowns
             continue
         total += b.cities[city].income + (1 if s.cities[city].fortified else 0)
     for a in s.barons[seat].concessions:
@@ -68,7 +69,7 @@ def remove_troops(s: State, seat: str, troops: set[str]) -> State:
             kept = tuple(t for t in army.troops if t not in troops)
             s = set_army(s, seat, holder, Army(kept, army.casualties if kept else 0))
     b = s.barons[seat]
-    mercs = [t for t in troops if b.troops[t].mercenary]
+    mercs = [t for t in troops if b.troops[t].mercenary and not G.is_levy(b.troops[t])]
     s = set_baron(s, seat, troops={k: v for k, v in b.troops.items() if k not in troops})
     return evolve(s, mercs=shuffle_back(s.mercs, mercs if s.data.cards.mercenaries is not None else ()))
 
@@ -85,22 +86,39 @@ def wages_paid(s: State, e, c: Ctx) -> State | None:
     unpaid = set()
     for name in e.payload.unpaid:
         t = name if name in b.troops else None
+        if t is not None and G.is_levy(b.troops[t]):
+            return c.skip("WK-TOWN-LEVY-LOSS", f"{name!r} is a Town Levy: Town Levies are not paid during the "
+                          "Wages phase (they never desert for wages)")
         if t is None or not b.troops[t].mercenary:
             return c.skip("WK-WAGES", f"{name!r} is not a Mercenary of {seat} (regular troops are paid first "
                           "and never desert)")
         unpaid.add(t)
+    bare = G.unpaid_garrisons(s, seat, e.payload.unpaid_garrisons, c)
+    if bare is None:
+        return None
     regular, short = regular_wages(s, seat)
     left = b.crowns - regular
     kept = sorted(t.id for t in b.troops.values() if t.mercenary and t.id not in unpaid)
     owed = sum(b.troops[t].wage for t in kept)
-    if owed > left:
-        return c.skip("WK-WAGES", f"after {regular} crowns for his regular troops {seat} has {left}; the "
-                      f"Mercenaries he pays ({', '.join(kept)}) cost {owed}: the others desert")
-    total = regular + owed
+    garrisons = [x for x in G.garrisons_of(s, seat) if x not in bare]
+    owed_g = G.garrison_wage(s) * len(garrisons)          # For Glory: each Garrison paid (WK-GARRISON-WAGES)
+    if owed + owed_g > left:
+        rule = "WK-GARRISON-WAGES" if garrisons and owed <= left else "WK-WAGES"
+        return c.skip(rule, f"after {regular} crowns for his regular troops {seat} has {left}; the "
+                      f"Mercenaries he pays ({', '.join(kept) or 'none'}) cost {owed}"
+                      + (f" and his Garrisons ({', '.join(garrisons)}) {owed_g}" if garrisons else "")
+                      + ": the others desert")
+    total = regular + owed + owed_g
     if e.payload.crowns is not None and e.payload.crowns != total:
         c.claim("WK-WAGES", f"{seat} pays {e.payload.crowns} crowns; the rules make it {total}")
     s = pay(s, seat, total)
+    # For Glory: a Noble whose Mercenary deserts loses all his Town Levies (WK-TOWN-LEVY-LOSS)
+    deserted_from = sorted(n.id for n in s.nobles.values() if n.owner == seat and set(n.army.troops) & unpaid)
     s = remove_troops(s, seat, unpaid)
+    for noble in deserted_from:
+        s = G.drop_levies(s, noble, c, "a Mercenary of his deserted")
+    if bare:
+        s = G.drop_garrisons(s, bare, c, "not paid")
     c.note(f"{seat} pays {total} crowns of wages" + (f" ({short} regulars unpaid)" if short else "")
            + (f"; {', '.join(sorted(unpaid))} desert" if unpaid else ""))
     s = evolve(s, flow=s.flow._replace(index=f.index + 1))

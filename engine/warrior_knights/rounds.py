@@ -17,7 +17,8 @@ from engine.warrior_knights.neutral import open_neutral
 from engine.warrior_knights.phases import begin_draft, begin_wages, taxation
 from engine.warrior_knights.assembly import begin_assembly
 from engine.warrior_knights.state import Flow, Pending, Planned, State, evolve
-from engine.warrior_knights.upkeep import after_revolts, begin_upkeep
+from engine.warrior_knights.upkeep import after_revolts, begin_upkeep, end_by_influence
+from engine.warrior_knights import glory as G
 
 STACKS = 3
 PER_STACK = 2                  # Planning: "2 of their Action cards ... into each of 3 different stacks"
@@ -77,9 +78,10 @@ def stacks_planned(s: State, e, c: Ctx) -> State | None:
     plans = {**s.plans, seat: planned}
     s = evolve(s, plans=plans)
     if set(plans) == set(s.seats):
+        neutral = G.neutral_per_stack(s)          # For Glory: 3 (WK-NEUTRAL-GLORY)
         left = tuple({**{q: plans[q].counts[i] for q in s.seats if plans[q].counts[i]},
-                      None: NEUTRAL_PER_STACK} for i in range(STACKS))
-        c.note(f"The Chairman shuffles {NEUTRAL_PER_STACK} Neutral cards into each stack")
+                      None: neutral} for i in range(STACKS))
+        c.note(f"The Chairman shuffles {neutral} Neutral cards into each stack")
         s = evolve(s, flow=s.flow._replace(phase="actions", step="reveal", stack=1, left=left))
     return s
 
@@ -133,7 +135,7 @@ def card_revealed(s: State, e, c: Ctx) -> State | None:
             return c.skip("WK-REVEAL", f"{card!r} is not a Neutral Action card")
         kinds = s.data.cards.neutral_actions
         if kinds is not None:
-            copies = sum(k.copies for k in kinds.values() if k.type == card and k.deck == "base")
+            copies = sum(k.copies for k in kinds.values() if k.type == card and k.deck in neutral_decks(s, card))
             if s.neutral_used.get(card, 0) + 1 > copies:
                 c.bad("WK-NEUTRAL-DECK", f"a {card} card is revealed; the Neutral deck holds {copies} and "
                       f"{s.neutral_used.get(card, 0)} were revealed this round")
@@ -155,6 +157,16 @@ def card_revealed(s: State, e, c: Ctx) -> State | None:
     if owner is None:
         s = open_neutral(s, c)
     return s
+
+
+def neutral_decks(s: State, card: str) -> tuple[str, ...]:
+    """The decks a Neutral card comes from: For Glory removes "Uncertain Times, Muster Forces, and
+    Upgrade Defenses" and adds its 7 new cards (the cards file's "for_glory" Neutral cards)."""
+    if not G.has(s, G.FOR_GLORY):
+        return ("base",)
+    if card in ("uncertain_times", "muster_troops", "upgrade_defenses"):
+        return ("for_glory",)
+    return ("base", "for_glory")
 
 
 def _card_from_plan(s: State, owner: str, card: str, c: Ctx) -> State:
@@ -275,6 +287,9 @@ def advance(s: State, c: Ctx) -> State:
                 continue
         if f.phase == "upkeep" and f.step == "revolts" and not f.revolts and f.revolt_owed is None:
             s = after_revolts(s, c)
+            continue
+        if f.phase == "upkeep" and f.step == "missions" and f.index >= len(f.order):
+            s = end_by_influence(s, c)
             continue
         return s
     return s

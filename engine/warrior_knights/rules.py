@@ -178,4 +178,73 @@ RULES = RuleBook("warrior-knights", [
       "most Influence wins; ties go to most cities, then most crowns + Faith + Votes, then most "
       "troops; else there is no winner."),
     R("WK-RESULT", "Winning the Game", "A declared result names the winner the rules give."),
+    # --- Crown & Glory ---------------------------------------------------------------------------
+    R("WK-CG-VARIANTS", "Crown & Glory Expansion", "A game names the Crown & Glory variants it plays "
+      "(For Glory, Missions, The King), each once; they combine freely."),
+    R("WK-KING-POOL", "The King Variant: Setting Up", "With The King the Influence pool starts with 8 "
+      "Influence per player."),
+    R("WK-KING-CROWN", "The King Variant: Playing with the Variant", "When the Influence pool runs "
+      "out, the Baron with the most Influence (ties broken as normal) becomes King and the game goes "
+      "on; Influence then comes from the treasury."),
+    R("WK-KING-ARMY", "The King Variant: Playing with the Variant", "A new King at once gains as many "
+      "King's Army cards as there are players, assigned to his stronghold and/or his Nobles at his "
+      "stronghold or cities he controls; they are regular troops, never desert, are paid before any "
+      "Mercenary, and are lost only to a new King."),
+    R("WK-KING-INFLUENCE", "The King Variant: Playing with the Variant", "The King receives 1 more "
+      "Influence in the Influence step of every later Upkeep."),
+    R("WK-KING-USURP", "The King Variant: Usurping the King", "A Baron who wins an attack against the "
+      "King's stronghold takes the King token and all the King's Army cards and assigns them."),
+    R("WK-KING-END", "The King Variant: Winning the Game", "The game ends at the end of a round in "
+      "which a Baron has at least 16 Influence; the most Influence wins (ties broken as normal)."),
+    R("WK-MISSION-DEAL", "Missions Variant", "Before the strongholds are placed each Baron is dealt "
+      "1 Mission card, secret from the others (the deck the cards file lists, one card each)."),
+    R("WK-MISSION-REVEAL", "Missions Variant", "At the end of the game, starting with the Chairman and "
+      "going clockwise, each Baron reveals his Mission (the card committed to or dealt to him); one he "
+      "fulfils is worth 2 Influence (his signed ruling of its text). With The King, Missions are not "
+      "fulfilled when the pool runs out."),
+    R("WK-RIOT", "For Glory: New Revolt Result: Riot", "A Riot drawn for a Revolt: the owner pays "
+      "twice the city's income or 1 Faith, or a riot token goes on the city; a Riot drawn for a city "
+      "already rioting is a Revolt."),
+    R("WK-RIOT-EFFECT", "For Glory: New Revolt Result: Riot", "A rioting city gives no crowns in "
+      "Taxation and no Influence in the Upkeep; its riot token goes when its Baron has a Noble or a "
+      "Garrison there or loses the city."),
+    R("WK-GARRISON", "For Glory: Garrisons", "With Upgrade Defenses each Baron may hire one Garrison "
+      "for 1 crown on an ungarrisoned city he controls, while fewer than all the Garrisons (8) are "
+      "hired; it adds its strength to the city defending and is lost with the city."),
+    R("WK-GARRISON-WAGES", "For Glory: Garrisons", "Each Garrison is paid in every Wages phase; an "
+      "unpaid one is discarded."),
+    R("WK-TOWN-LEVY", "For Glory: Town Levies", "With Muster Forces a Baron may recruit Town Levies "
+      "for 2 crowns each, each for a Noble of his at the city on the card, which he controls; a Levy "
+      "another Noble holds may not be recruited."),
+    R("WK-TOWN-LEVY-LOSS", "For Glory: Town Levies", "Town Levies draw no wages; a Noble's Town Levies "
+      "are all discarded when a Mercenary of his deserts in a Wages phase, and when he dies."),
+    R("WK-FATE-GLORY", "For Glory: New Fate Deck", "With the For Glory Fate deck each side draws at "
+      "most 20 Fate cards at the start of a battle."),
+    R("WK-KNOWLEDGE", "For Glory: New Baron Action Cards", "Enrich Mind gives 1 Knowledge; the card then "
+      "goes to the Taxation or the Assembly stack, as its owner decides."),
+    R("WK-SCHOLAR", "For Glory: The Scholar Token", "After Enrich Mind a Baron with more Knowledge than any "
+      "other takes the Scholar token; at the setup (3 or more players) it goes to a random Baron who is "
+      "neither the Head of the Church nor the Chairman."),
+    R("WK-ADVANCEMENT-BUY", "For Glory: Purchasing Advancements", "With Enrich Mind a Baron buys one of "
+      "the 3 Advancements face up (the Scholar as many as he can afford) for the Knowledge it prints; "
+      "each is replaced at once from the deck; he owns one copy of each and at most 3 (the excess to "
+      "the bottom of the deck)."),
+    R("WK-ADVANCEMENT-USE", "For Glory: Using Advancement Cards", "An Advancement is activated by its "
+      "owner at the time it prints and exhausted if it says so until the Upkeep's refresh; in a battle "
+      "one per player, declared after drawing the Fate cards and before discarding them."),
+    R("WK-RESEARCH", "For Glory: New Neutral Action Cards", "Research: the Scholar may pay 2 crowns to "
+      "draw the top Advancement, then buy it for 1 Knowledge less (at least 0) or discard it."),
+    R("WK-ADVANCEMENT-SWAP", "For Glory: New Neutral Action Cards", "Uncertain Times also lets the "
+      "Scholar discard one of the Advancements face up and replace it with the top card of the deck."),
+    R("WK-FORCED-MARCH", "For Glory: New Baron Action Cards", "Forced March refreshes one exhausted Noble "
+      "for free and any others for 2 crowns each; the card goes to the Wages stack."),
+    R("WK-RETREAT-GLORY", "For Glory: New Combat Result: Retreat/Draw 1 Fate", "Once the Fate cards are "
+      "revealed, a Baron defending with Nobles who has more Retreat/Draw 1 Fate results than the attacker "
+      "may retreat: no casualties are dealt and no Mercenary deserts, his Nobles retreat, and his city or "
+      "stronghold there goes to the attacker as after a won assault; otherwise (and for a neutral city) "
+      "each such result is a Draw 1 Fate."),
+    R("WK-EVENT-GLORY", "For Glory: Event Deck Setup", "At the setup red Events on top of the Event deck "
+      "go to its bottom until a green or blue one is on top: the game's first Event is not red."),
+    R("WK-NEUTRAL-GLORY", "For Glory: Playing with new Neutral Action Cards", "With For Glory 3 Neutral "
+      "cards (not 2) are placed in each of the 3 stacks."),
 ])

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from engine.core.rules import Violation
 from engine.warrior_knights.board import RAZED_AT_SETUP
-from engine.warrior_knights.cards import NOBLE_SHAPES, REGULARS
+from engine.warrior_knights.cards import NOBLE_SHAPES, REGULARS, FateCard
 from engine.warrior_knights.common import (
     Ctx, area_of, clockwise_from, stronghold_spot_problem, counterclockwise_from, discard_to, draw_from, noble_of,
     read_agenda, read_fate, read_mercenary, reshuffled, seat_of, set_baron, set_noble, troop_of,
 )
 from engine.warrior_knights.gamedata import GameData
+from engine.warrior_knights.glory import (
+    FOR_GLORY, check_variants, has, influence_pool_per_player, initial_glory, levy_card,
+)
 from engine.warrior_knights.rules import RULES
 from engine.warrior_knights.state import (
     STRONGHOLD, Army, Baron, CityState, Deck, Expedition, Flow, Noble, State, Troop, evolve,
@@ -53,9 +56,8 @@ def check_start(start, data: GameData) -> list[Violation]:
         if sorted(x for x, _ in b.regulars) != sorted(REGULARS):
             out.append(RULES.violation("WK-START", f"{col}'s regular troops are 3x50 and 1x100 (Setup 1), "
                                        f"not {[x for x, _ in b.regulars]}"))
-    if start.variants:
-        out.append(RULES.violation("WK-START", f"the variants {', '.join(start.variants)} (Crown & Glory) are not "
-                                   "judged by this engine yet (docs/warrior-knights.md, \"What is not judged yet\")"))
+    for problem in check_variants(start.variants):
+        out.append(RULES.violation("WK-CG-VARIANTS", problem))
     d = start.data
     if d is not None:
         for key, mine in (("board", data.board.digest), ("cards", data.cards.digest)):
@@ -81,7 +83,9 @@ def initial_state(start, data: GameData) -> State:
     abilities: dict[str, str] = {}
     kinds = data.cards.baron_actions
     # Setup 1: "Action cards (12)": the base mix of the cards file; unknown in observed mode
-    hand = None if kinds is None else tuple(sorted(k.type for k in kinds.values() if k.deck == "base"
+    # For Glory: "Each Baron takes the 3 new Action cards matching his color and adds them to his hand"
+    decks = ("base", "for_glory") if FOR_GLORY in start.variants else ("base",)
+    hand = None if kinds is None else tuple(sorted(k.type for k in kinds.values() if k.deck in decks
                                                    for _ in range(k.copies)))
     for seat in seats:
         col = colours[seat]
@@ -107,10 +111,18 @@ def initial_state(start, data: GameData) -> State:
     mercs = data.cards.mercenaries
     merc_deck = None if mercs is None else Deck(frozenset(
         m.id for m in mercs.values() if m.deck == "base"))
+    variants = tuple(dict.fromkeys(start.variants))
+    # For Glory: "Replace the original Fate deck with the new one with a blue back" (the cards
+    # file's "for_glory" Fate cards; without any, the base deck: WK-RULING-GLORY-FATE-DECK)
+    fate_deck = "base"
+    if FOR_GLORY in variants and any(f.deck == "for_glory" for f in (data.cards.fate or {}).values()):
+        fate_deck = "for_glory"
     return State(
         data=data, seats=seats, names={p.id: p.name or p.id for p in start.players}, barons=barons,
-        nobles=nobles, cities=cities, flow=Flow(), influence_pool=INFLUENCE_PER_PLAYER * len(seats),
-        track=(None,) * len(data.board.track), fate=_deck(data.cards.fate),
+        nobles=nobles, cities=cities, flow=Flow(),
+        influence_pool=(influence_pool_per_player(variants) or INFLUENCE_PER_PLAYER) * len(seats),
+        glory=initial_glory(variants, data),
+        track=(None,) * len(data.board.track), fate=_deck(data.cards.fate, fate_deck),
         events=_deck(data.cards.events), mercs=merc_deck, agenda_deck=_deck(data.cards.agendas),
         expeditions={x: Expedition() for x in data.board.expeditions},
         agenda_cards=dict(data.cards.agendas or {}), abilities=abilities,
@@ -206,12 +218,24 @@ def cities_razed(s: State, e, c: Ctx) -> State | None:
     deck = s.fate
     razed: list[str] = []
     drawn = []
+    levies = has(s, FOR_GLORY)
     for card in e.payload.cards:
-        f = read_fate(s, card, c)
-        if f is None:
-            return None
-        deck = draw_from(deck, f.id, "Fate card", c)
-        drawn.append(f.id)
+        if levies:
+            # For Glory: "instead of using the Fate deck ... draw the appropriate number of Town
+            # Levy cards and raze their corresponding cities. Then return the drawn cards to the box."
+            f = levy_card(s, card, c)
+            if f is None:
+                return None
+            if f["id"] in drawn:
+                return c.skip("WK-DECK", f"the Town Levy {f['id']} is drawn twice")
+            drawn.append(f["id"])
+            f = FateCard(f["id"], city=f["city"])
+        else:
+            f = read_fate(s, card, c)
+            if f is None:
+                return None
+            deck = draw_from(deck, f.id, "Fate card", c)
+            drawn.append(f.id)
         if f.city is None:
             return c.skip("WK-CARD", "a Fate card drawn to raze a city names its city (\"city\")")
         if f.city not in kingdom:
@@ -230,7 +254,7 @@ def cities_razed(s: State, e, c: Ctx) -> State | None:
         cities[city] = cities[city]._replace(razed=True)
     c.note(f"Razed: {', '.join(razed)}")
     # Setup 4: the Fate deck is shuffled (the cards drawn to raze go back into it)
-    deck = reshuffled(discard_to(deck, drawn))
+    deck = reshuffled(deck if levies else discard_to(deck, drawn))
     return evolve(s, cities=cities, fate=deck, flow=s.flow._replace(step="market"))
 
 

@@ -26,6 +26,7 @@ from engine.core.commit import commitment
 from engine.core.projection import SimulatedGame
 from engine.core.record import LogRecorder, judged_next
 from engine.warrior_knights import battles as B
+from engine.warrior_knights import glory as G
 from engine.warrior_knights import engine as E
 from engine.warrior_knights.assembly import PRIVATE, _current, _open_agendas
 from engine.warrior_knights.common import (
@@ -37,7 +38,7 @@ from engine.warrior_knights.moves import path_problem, sea_problem
 from engine.warrior_knights.phases import may_receive, regular_wages
 from engine.warrior_knights.common import Ctx
 from engine.warrior_knights.neutral import FOLLOW_UPS
-from engine.warrior_knights.rounds import advance, plan_text
+from engine.warrior_knights.rounds import advance, neutral_decks, plan_text
 from engine.warrior_knights.state import STRONGHOLD, Deck, State, evolve
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "white")
@@ -96,6 +97,8 @@ class Bots:
         self.vote_salts: dict[str, str] = {}
         self.event_card: str | None = None
         self.adjusted: dict = {}
+        self.missions: dict[str, tuple[str, str]] = {}     # Crown & Glory: each Baron's Mission and salt
+        self.adv_effect: tuple | None = None               # an Advancement's effect owed as an adjustment
 
     # -- helpers -------------------------------------------------------------------------------
 
@@ -126,6 +129,9 @@ class Bots:
         if (s.flow.phase == "actions" and p is not None and p.owner is None and p.stage in FOLLOW_UPS
                 and self._neutral_done(s)):
             return advance(evolve(s, flow=s.flow._replace(pending=p._replace(stage="done"))), Ctx())
+        if (s.flow.phase == "actions" and p is not None and p.owner is not None and p.stage == "enrich"
+                and not s.glory.refill_owed and self._purchase(s) is None):
+            return advance(evolve(s, flow=s.flow._replace(pending=p._replace(stage="done"))), Ctx())
         return s
 
     def next(self, s: State) -> tuple[str, str | None, dict]:
@@ -137,6 +143,14 @@ class Bots:
             r = s.result
             return "GameEnded", None, {"winner": r.winners[0] if r.winners else None, "reason": r.reason}
         f = s.flow
+        if s.glory is not None and s.glory.king_army_owed is not None:
+            return self.kings_army(s)
+        if s.glory is not None and s.glory.refill_owed:
+            return "AdvancementsRevealed", None, {"cards": self.table.draw(s.glory.adv_deck, s.glory.refill_owed)}
+        if self.adv_effect is not None:
+            seat, source, change = self.adv_effect
+            self.adv_effect = None
+            return "Adjusted", seat, {"source": source, **change, "text": self.data.cards.crown_and_glory["advancements"][source]["text"]}
         if f.phase == "setup":
             return self.setup(s)
         if s.battle is not None:
@@ -176,6 +190,22 @@ class Bots:
                 holder = shapes[i % 3] if self.rng.random() < 0.85 else STRONGHOLD
                 armies.setdefault(holder, []).append(t.id)
             return "TroopsAssigned", seat, {"armies": armies}
+        if f.step == "raze" and G.has(s, G.FOR_GLORY):
+            # For Glory: Town Levy cards choose the razed cities (and go back to the box)
+            want = {2: 11, 3: 7, 4: 5, 5: 3}[len(s.seats)]
+            levies = sorted((self.data.cards.crown_and_glory or {}).get("town_levies") or {})
+            return "CitiesRazed", None, {"cards": self.rng.sample(levies, want)}
+        if f.step == "strongholds" and G.has(s, G.FOR_GLORY) and not s.glory.offer_laid:
+            return "AdvancementsRevealed", None, {"cards": self.table.draw(s.glory.adv_deck, G.OFFER)}
+        if f.step == "strongholds" and G.has(s, G.FOR_GLORY) and not s.glory.scholar_drawn and len(s.seats) > 2:
+            return "ScholarChosen", None, {"cards": self._scholar_cards(s)}
+        if f.step == "strongholds" and G.missions_undealt(s):
+            seat = G.missions_undealt(s)[0]
+            taken = {m for m, _ in self.missions.values()}
+            deck = sorted(m for m in (self.data.cards.crown_and_glory or {}).get("missions") or {} if m not in taken)
+            mission, salt = self.rng.choice(deck), self.salt()
+            self.missions[seat] = (mission, salt)
+            return "MissionDealt", seat, {"commitment": commitment(mission, salt)}
         if f.step == "raze":
             want = {2: 11, 3: 7, 4: 5, 5: 3}[len(s.seats)]
             cities: list[str] = []
@@ -266,9 +296,12 @@ class Bots:
         if owner is None:
             kinds = self.data.cards.neutral_actions
             pool = []
-            for k in sorted(kinds.values(), key=lambda k: k.type):
-                if k.deck == "base":
-                    pool += [k.type] * (k.copies - s.neutral_used.get(k.type, 0))
+            copies: Counter = Counter()
+            for k in sorted(kinds.values(), key=lambda k: (k.type, k.deck)):
+                if k.deck in neutral_decks(s, k.type):
+                    copies[k.type] += k.copies
+            for kind in sorted(copies):
+                pool += [kind] * (copies[kind] - s.neutral_used.get(kind, 0))
             card = self.rng.choice(pool)
         else:
             plan = self.plans[owner]
@@ -289,6 +322,18 @@ class Bots:
                 if ev is not None:
                     return ev
             return "ActionDeclined", seat, {}
+        if card == "enrich_mind":
+            if p.stage == "enrich":
+                buy = self._purchase(s)
+                if buy is None:
+                    raise SimulationStuck("an Enrich Mind card waits with nothing to buy")
+                return buy
+            return "MindEnriched", seat, {"area": self.rng.choice(["taxation", "assembly"])}
+        if card == "forced_march":
+            tired = [n.id for n in sorted(s.nobles.values()) if n.owner == seat and n.exhausted]
+            crowns = s.barons[seat].crowns
+            take = tired[:1] + [n for n in tired[1:] if (crowns := crowns - G.MARCH_COST) >= 4]
+            return "MarchForced", seat, {"nobles": take}
         ev = self.baron_action(s, seat, card, versatile=False)
         if ev is not None:
             return ev
@@ -403,7 +448,8 @@ class Bots:
                 if not blockers:
                     guards = [n.id for n in s.nobles.values()
                               if n.area == area and n.owner == owner and not n.dead and not n.at_sea and owner is not None]
-                    defence = city_strength(s, city) + sum(self._strength(s, k) for k in guards) + (200 if guards else 0)
+                    defence = (city_strength(s, city) + G.garrison_strength(s, city)
+                               + sum(self._strength(s, k) for k in guards) + (200 if guards else 0))
                     if strength + 200 > defence + 100:
                         kind = "assault"
                         att = {"defender": owner or "neutral", "kind": kind, "armies": armies, "commander": armies[0]}
@@ -433,6 +479,10 @@ class Bots:
         p = s.flow.pending
         if p.stage == "effects":
             return not self._effects(s)
+        if p.stage == "research":
+            return not self._wants_research(s)
+        if p.stage == "swap":
+            return self._swap(s) is None
         order = p.detail.get("order", ())
         return all(q in p.acted for q in order) or self._seat_action(s) is None
 
@@ -441,7 +491,9 @@ class Bots:
         d = p.detail
         if p.card == "important_event":
             if p.stage == "drawer":
-                self.event_card = self.table.draw(s.events, 1)[0]
+                first = G.has(s, G.FOR_GLORY) and not s.glory.event_seen     # For Glory: never red
+                self.event_card = self.table.draw(
+                    s.events, 1, (lambda x: self.data.cards.events[x].color != "red") if first else (lambda x: True))[0]
                 colour = self.data.cards.events[self.event_card].color
                 head = s.head_of_church
                 others = [q for q in s.seats if q != head]
@@ -470,10 +522,67 @@ class Bots:
             x = d["owed"][0]
             n = 2 if s.expeditions[x].blessed else 1
             return "ExpeditionFateDrawn", None, {"expedition": x, "cards": self.fate_cards(s, n)}
+        if p.stage == "swap":
+            gone = self._swap(s)
+            return "AdvancementSwapped", s.glory.scholar, {"discard": gone,
+                                                          "card": self.table.draw(s.glory.adv_deck, 1)[0]}
+        if p.stage == "research":
+            seat = s.glory.scholar
+            card = self.table.draw(s.glory.adv_deck, 1)[0]
+            cost = max(0, self.data.cards.crown_and_glory["advancements"][card]["knowledge"] - 1)
+            buy = cost <= s.glory.knowledge.get(seat, 0) and card not in s.glory.owned.get(seat, ())
+            owned = s.glory.owned.get(seat, ())
+            back = list(owned[:1]) if buy and len(owned) >= G.MAX_ADVANCEMENTS else []
+            return "AdvancementResearched", seat, {"card": card, "buy": buy, "returned": back}
         ev = self._seat_action(s)
         if ev is not None:
             return ev
         raise SimulationStuck(f"the Neutral card {p.card} ({p.stage}) waits, and the bots have no move")
+
+    def _swap(self, s: State) -> str | None:
+        """Uncertain Times: the Scholar swaps the dearest Advancement face up when he can afford none."""
+        g = s.glory
+        d = g.adv_deck
+        listed = self.data.cards.crown_and_glory["advancements"]
+        have = g.knowledge.get(g.scholar, 0)
+        if not g.offer or not (d.pile or d.bottom or d.discard) or any(listed[a]["knowledge"] <= have for a in g.offer):
+            return None
+        return max(g.offer, key=lambda a: (listed[a]["knowledge"], a))
+
+    def _wants_research(self, s: State) -> bool:
+        seat = s.glory.scholar
+        d = s.glory.adv_deck
+        return (seat is not None and s.barons[seat].crowns >= G.RESEARCH_COST + 4
+                and bool(d.pile or d.bottom or d.discard))
+
+    def _purchase(self, s: State):
+        """With Enrich Mind: the cheapest Advancement face up he can afford and does not own (one,
+        or as many as he can as the Scholar); None: he is done."""
+        p = s.flow.pending
+        seat = p.owner
+        g = s.glory
+        if p.detail.get("bought", 0) >= 1 and g.scholar != seat:
+            return None
+        have = g.knowledge.get(seat, 0)
+        owned = g.owned.get(seat, ())
+        listed = self.data.cards.crown_and_glory["advancements"]
+        can = sorted((listed[a]["knowledge"], a) for a in g.offer if listed[a]["knowledge"] <= have and a not in owned)
+        if not can:
+            return None
+        back = list(owned[:1]) if len(owned) >= G.MAX_ADVANCEMENTS else []
+        return "AdvancementBought", seat, {"advancement": can[0][1], "returned": back}
+
+    def _scholar_cards(self, s: State) -> list[str]:
+        """Fate cards drawn until one names a colour in play that is neither the Chairman's nor the Head's."""
+        ok = {s.barons[q].color for q in s.seats if q not in (s.chairman, s.head_of_church)}
+        out = []
+        d = s.fate
+        while True:
+            card = self.table.draw(d, 1)[0]
+            out.append(card)
+            d = Deck(d.pile - {card}, tuple(x for x in d.bottom if x != card), d.discard - {card})
+            if self.data.cards.fate[card].baron in ok:
+                return out
 
     def _effects(self, s: State) -> list:
         """What the drawer does about the Event just drawn (the invented texts, applied as
@@ -505,19 +614,62 @@ class Bots:
         for seat in order[start:]:
             b = s.barons[seat]
             if p.card == "upgrade_defenses":
+                extra = self._garrison(s, seat)
+                crowns = b.crowns - (G.GARRISON_COST if extra else 0)
                 for city in cities_of(s, seat):
                     cs = s.cities[city]
                     if cs.siege is not None:
                         continue
-                    if cs.breaches and b.crowns >= 2:
-                        return "DefensesUpgraded", seat, {"city": city, "repair": min(cs.breaches, b.crowns // 2)}
-                    if not cs.fortified and b.crowns >= 10:
-                        return "DefensesUpgraded", seat, {"city": city, "fortify": True}
+                    if cs.breaches and crowns >= 2:
+                        return "DefensesUpgraded", seat, {"city": city, "repair": min(cs.breaches, crowns // 2), **extra}
+                    if not cs.fortified and crowns >= 10:
+                        return "DefensesUpgraded", seat, {"city": city, "fortify": True, **extra}
+                if extra:
+                    return "DefensesUpgraded", seat, extra
             if p.card == "muster_troops":
+                levies = self._levies(s, seat)
+                crowns = b.crowns - G.LEVY_COST * len(levies)
                 for n in sorted(s.nobles.values()):
-                    if n.owner == seat and n.army.casualties and b.crowns >= 2:
-                        return "TroopsMustered", seat, {"army": n.id, "tokens": min(n.army.casualties, b.crowns // 2)}
+                    if n.owner == seat and n.army.casualties and crowns >= 2:
+                        return "TroopsMustered", seat, {"army": n.id, "tokens": min(n.army.casualties, crowns // 2),
+                                                        **({"levies": levies} if levies else {})}
+                if levies:
+                    return "TroopsMustered", seat, {"levies": levies}
         return None
+
+    def _garrison(self, s: State, seat: str) -> dict:
+        """For Glory: a Garrison for his richest ungarrisoned city, when he can spare the crown."""
+        if not G.has(s, G.FOR_GLORY) or len(s.glory.garrisons) >= G.garrison_count(s):
+            return {}
+        if s.barons[seat].crowns < 6 + G.garrison_wage(s) * len(G.garrisons_of(s, seat)):
+            return {}
+        free = [c for c in cities_of(s, seat) if c not in s.glory.garrisons]
+        if not free:
+            return {}
+        best = max(free, key=lambda c: (self.data.board.cities[c].income, c))
+        return {"garrison": best}
+
+    def _levies(self, s: State, seat: str) -> list[dict]:
+        """For Glory: the Town Levy of each city of his where one of his Nobles stands, while he
+        keeps 4 crowns."""
+        if not G.has(s, G.FOR_GLORY):
+            return []
+        listed = (self.data.cards.crown_and_glory or {}).get("town_levies") or {}
+        held = {t for b in s.barons.values() for t in b.troops}
+        crowns = s.barons[seat].crowns
+        out = []
+        for n in sorted(s.nobles.values()):
+            if n.owner != seat or n.area is None or n.dead or n.at_sea:
+                continue
+            city = self.data.board.areas[n.area].city
+            if city is None or s.cities[city].owner != seat:
+                continue
+            for lid in sorted(listed):
+                if listed[lid]["city"] == city and lid not in held and crowns >= G.LEVY_COST + 4:
+                    out.append({"levy": lid, "noble": n.id})
+                    held.add(lid)
+                    crowns -= G.LEVY_COST
+        return out
 
     # -- battles -------------------------------------------------------------------------------------
 
@@ -541,6 +693,9 @@ class Bots:
                     ranked = sorted(range(n), key=lambda i: (-worth[side.drawn[i].battle], i))
                     k = max(min(2, n - 1), 0)
                     return "FateDiscarded", side.baron, {"discard": sorted(ranked[:k])}
+        if b.stage == "retreat_offer":
+            weaker = B.side_strength(s, b, "defender") < B.side_strength(s, b, "attacker")
+            return "RetreatChosen", b.defender.baron, {"retreat": weaker}
         if b.stage == "draw1":
             for w in ("attacker", "defender"):
                 side = b.attacker if w == "attacker" else b.defender
@@ -565,17 +720,21 @@ class Bots:
                     spots = B._retreat_spots(s, n)
                     return "Retreated", n.owner, {"noble": who, "to": spots[0] if spots else None, "deserter": deserter}
                 need = n.army.casualties * 100
+                # Town Levies are discarded for casualties before Mercenaries (For Glory)
                 mercs = sorted((t for t in n.army.troops if troops[t].mercenary and t != deserter),
-                               key=lambda t: (troops[t].strength, t))
+                               key=lambda t: (not G.is_levy(troops[t]), troops[t].strength, t))
                 gone, total = [], 0
                 for t in mercs:
                     if total >= need:
                         break
                     gone.append(t)
                     total += troops[t].strength
-                while len(gone) > 1 and total - troops[gone[0]].strength >= need:
-                    total -= troops[gone[0]].strength
-                    gone = gone[1:]
+                while len(gone) > 1:
+                    first = next((t for t in gone if not G.is_levy(troops[t])), gone[0])
+                    if total - troops[first].strength < need:
+                        break
+                    total -= troops[first].strength
+                    gone = [t for t in gone if t != first]
                 return "NobleLost", n.owner, {"noble": who, "deserter": deserter, "discarded": gone}
             if kind == "take":
                 return "CityTaken", b.attacker.baron, {"raze": self.rng.random() < 0.1}
@@ -616,7 +775,14 @@ class Bots:
                     total += t.wage
                 else:
                     unpaid.append(t.id)
-            return "WagesPaid", seat, {"unpaid": unpaid, "crowns": regular + total}
+            bare = []
+            for city in G.garrisons_of(s, seat):            # For Glory: each Garrison's wage
+                if total + G.garrison_wage(s) <= left:
+                    total += G.garrison_wage(s)
+                else:
+                    bare.append(city)
+            return "WagesPaid", seat, {"unpaid": unpaid, "crowns": regular + total,
+                                       **({"unpaid_garrisons": bare} if bare else {})}
         if f.step == "draft":
             seat = f.current
             b = s.barons[seat]
@@ -718,6 +884,37 @@ class Bots:
             return self.rng.choice([q for q in s.seats if q != seat])
         return seat
 
+    # -- Crown & Glory ----------------------------------------------------------------------------------
+
+    def kings_army(self, s: State):
+        """The new King's Army: to his stronghold, or (off the board) his first Noble at a city of his."""
+        seat = s.glory.king_army_owed
+        n = len(s.seats)
+        if s.barons[seat].stronghold is not None:
+            return "KingsArmyAssigned", seat, {"armies": {STRONGHOLD: n}}
+        homes = {self.data.board.cities[c].area for c in cities_of(s, seat)}
+        for nb in sorted(s.nobles.values()):
+            if nb.owner == seat and nb.area in homes and not nb.dead and not nb.at_sea:
+                return "KingsArmyAssigned", seat, {"armies": {nb.id: n}}
+        return "KingsArmyAssigned", seat, {"armies": {STRONGHOLD: n}}
+
+    def fulfils(self, s: State, seat: str, mission: str) -> bool:
+        """The Baron's reading of his (invented) Mission card's text, which he signs."""
+        b = s.barons[seat]
+        board = self.data.board
+        mine = [n for n in s.nobles.values() if n.owner == seat and not n.dead]
+        checks = {
+            "mi01": lambda: sum(1 for c in cities_of(s, seat) if board.areas[board.cities[c].area].is_kingdom) >= 3,
+            "mi02": lambda: b.faith >= 5,
+            "mi03": lambda: any(n.area and not board.areas[n.area].is_kingdom for n in mine),
+            "mi04": lambda: any(n.office for n in mine) or bool(b.concessions),
+            "mi05": lambda: b.crowns >= 20,
+            "mi06": lambda: not b.charges,
+            "mi07": lambda: any(s.cities[c].fortified for c in cities_of(s, seat)),
+            "mi08": lambda: sum(1 for n in mine if n.area is not None) == 4,
+        }
+        return bool(checks.get(mission, lambda: False)())
+
     # -- Upkeep -------------------------------------------------------------------------------------------
 
     def upkeep(self, s: State):
@@ -725,6 +922,11 @@ class Bots:
         opened = self.open_plans(s)
         if opened is not None:
             return opened
+        if f.step == "missions":
+            seat = f.current
+            mission, salt = self.missions[seat]
+            return "MissionRevealed", seat, {"mission": mission, "salt": salt,
+                                             "fulfilled": self.fulfils(s, seat, mission)}
         if f.step == "revolts":
             if f.revolt_owed is not None:
                 city = f.revolt_owed
@@ -734,6 +936,13 @@ class Bots:
                 pay = "faith" if b.faith >= 1 else "crowns" if b.crowns >= cost + 2 else None
                 return "RevoltSettled", owner, {"city": city, "pay": pay}
             return "RevoltDrawn", None, {"city": f.revolts[0], "card": self.fate_cards(s, 1)[0]}
+        if f.step == "return" and s.glory is not None and s.glory.owned:
+            effects = {"ad07": {"crowns": 1}, "ad08": {"faith": 1}}
+            for seat in s.seats:
+                for adv in s.glory.owned.get(seat, ()):
+                    if adv in effects and adv not in s.glory.exhausted:
+                        self.adv_effect = (seat, adv, effects[adv])
+                        return "AdvancementUsed", seat, {"advancement": adv}
         if f.step == "return":
             for seat in f.order[f.index:]:
                 b = s.barons[seat]
@@ -768,13 +977,31 @@ def seat_count(options: Mapping[str, str]) -> int:
     return n
 
 
-def play_game(seed: int, game_id: str, players: int, data: GameData | None = None) -> SimulatedGame:
+def variants_of(options: Mapping[str, str]) -> tuple[str, ...]:
+    """The Crown & Glory variants of `--variants` ("for_glory,missions,king", "all", "none")."""
+    raw = (options.get("variants") or "none").strip().lower()
+    if raw in ("none", ""):
+        return ()
+    if raw in ("all", "crown-and-glory", "crown_and_glory"):
+        return G.VARIANTS
+    names = [x.strip().replace("-", "_") for x in raw.split(",") if x.strip()]
+    bad = [x for x in names if x not in G.VARIANTS]
+    if bad:
+        raise ValueError(f"--variants {bad[0]!r}: the Crown & Glory variants are {', '.join(G.VARIANTS)} "
+                         "(or all, or none)")
+    return tuple(v for v in G.VARIANTS if v in names)
+
+
+def play_game(seed: int, game_id: str, players: int, data: GameData | None = None,
+              variants: tuple[str, ...] = ()) -> SimulatedGame:
     data = data or default_data()
     rng = random.Random(f"warrior-knights:{seed}:{game_id}")
     seats = COLOURS[:players]
     rec = LogRecorder(game_id)
     start = {"ruleset": "warrior-knights", "players": [{"id": q} for q in seats],
              "data": {"board": data.board.digest, "cards": data.cards.digest}}
+    if variants:
+        start["variants"] = list(variants)
     rec.add("GameStarted", None, **start)
     model = PAYLOADS["GameStarted"].model_validate(start)
     problems = [v for v in E.check_start(model, data) if v.blocking]
@@ -804,8 +1031,8 @@ def play_game(seed: int, game_id: str, players: int, data: GameData | None = Non
 
 
 def simulate(seed: int, game_id: str, options: Mapping[str, str]) -> SimulatedGame:
-    """RULESET.simulate: `options` {"players": "2".."6"}."""
-    unknown = sorted(set(options) - {"players"})
+    """RULESET.simulate: `options` {"players": "2".."6", "variants": "for_glory,missions,king"}."""
+    unknown = sorted(set(options) - {"players", "variants"})
     if unknown:
         raise ValueError(f"Warrior Knights simulations take no --{unknown[0]} option")
-    return play_game(seed, game_id, seat_count(options))
+    return play_game(seed, game_id, seat_count(options), variants=variants_of(options))

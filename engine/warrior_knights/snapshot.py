@@ -5,6 +5,7 @@ whole state, hidden parts included)."""
 from __future__ import annotations
 
 from engine.core.canonical import canonical_json, sha256_hex
+from engine.warrior_knights.glory import full as glory_full, public as glory_public
 from engine.warrior_knights.state import State
 
 
@@ -44,6 +45,8 @@ def snapshot(s: State) -> dict:
             "attacker": s.battle.attacker.baron, "defender": s.battle.defender.baron},
         "result": s.result.as_dict() if s.result else None,
     }
+    if s.glory is not None:                      # Crown & Glory only: a base game's board is unchanged
+        out["glory"] = glory_public(s)
     return out
 
 
@@ -72,6 +75,10 @@ def full(s: State) -> dict:
     out["abilities"] = dict(sorted(s.abilities.items()))
     out["face_down"] = [list(x) for x in s.face_down]
     out["neutral_used"] = dict(sorted(s.neutral_used.items()))
+    if s.glory is not None:
+        out["glory"] = glory_full(s)
+        out["troop_kinds"] = {seat: {t.id: t.kind for t in sorted(b.troops.values()) if t.kind}
+                              for seat, b in s.barons.items()}
     if s.battle is not None:
         b = s.battle
         out["battle"]["sides"] = [[sd.baron, list(sd.armies), sd.commander, [f.id for f in sd.drawn],

@@ -27,6 +27,7 @@ class Troop(NamedTuple):
     wage: int
     mercenary: bool
     nationality: str | None = None
+    kind: str = ""                 # Crown & Glory: "levy" (a Town Levy), "king" (a King's Army card)
 
 
 class Army(NamedTuple):
@@ -64,6 +65,43 @@ class Baron(NamedTuple):
     charges: tuple[str, ...] = ()  # Agenda ids, oldest first
     concessions: tuple[str, ...] = ()
     banned: bool = False
+
+
+class MissionHeld(NamedTuple):
+    """Crown & Glory, Missions: a Baron's secret Mission card (in clear, or a commitment), and
+    what its reveal at the end said."""
+
+    mission: str | None = None             # the card id, when known (in clear, or revealed)
+    commitment: str | None = None
+    revealed: bool = False
+    fulfilled: bool | None = None
+
+
+class Glory(NamedTuple):
+    """Crown & Glory: the variants in play and what they add to the board (None in a base game)."""
+
+    variants: tuple[str, ...] = ()
+    king: PlayerId | None = None                  # who holds the King token
+    king_army_owed: PlayerId | None = None        # a new King who has not yet assigned his King's Army
+    missions: Mapping[PlayerId, MissionHeld] = EMPTY
+    riots: Mapping[str, PlayerId] = EMPTY         # a rioting city -> the owner it rioted against
+    riot_owed: str | None = None                  # the city whose Riot result its owner settles now
+    garrisons: Mapping[str, PlayerId] = EMPTY     # a garrisoned city -> the Baron whose Garrison it is
+    knowledge: Mapping[PlayerId, int] = EMPTY
+    scholar: PlayerId | None = None               # who holds the Scholar token
+    scholar_drawn: bool = False                   # the setup's random Scholar is chosen (or skipped)
+    owned: Mapping[PlayerId, tuple[str, ...]] = EMPTY   # Advancements in front of each Baron
+    exhausted: tuple[str, ...] = ()               # Advancements exhausted (face down) this round
+    offer: tuple[str, ...] = ()                   # the Advancements face up, to buy
+    offer_laid: bool = False                      # the setup laid out the 3 face-up Advancements
+    adv_deck: Any = None                          # the Advancement deck (a Deck; None: observed mode)
+    refill_owed: int = 0                          # cards owed to the face-up Advancements
+    battle_uses: tuple[PlayerId, ...] = ()        # who used an Advancement in the battle under way
+    adv_printed: Mapping[str, int] = EMPTY        # observed mode: each Advancement's printed Knowledge cost
+    event_seen: bool = False                      # an Event has been drawn (the first is never red)
+
+    def has(self, variant: str) -> bool:
+        return variant in self.variants
 
 
 class CityState(NamedTuple):
@@ -218,6 +256,7 @@ class State:
     setup: Mapping[str, Any] = field(default_factory=dict)                # what setup still needs (strongholds placed...)
     abilities: Mapping[NobleId, str] = field(default_factory=dict)      # each Noble's ability (the cards file, or the start's)
     face_down: tuple[tuple[str, PlayerId], ...] = ()                    # Fate cards discarded face down: (card, by whom)
+    glory: Glory | None = None                                          # Crown & Glory (None: the base game)
 
 
 evolve = make_evolve(State)

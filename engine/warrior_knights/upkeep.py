@@ -10,6 +10,7 @@ from engine.warrior_knights.common import (
     kingdom_cities_of, noble_of, on_board, pay, read_fate, set_baron, set_city, set_noble,
     stronghold_spot_problem, total_troops,
 )
+from engine.warrior_knights import glory as G
 from engine.warrior_knights.state import State, evolve
 
 
@@ -26,7 +27,8 @@ def influence_gain(s: State, seat: str) -> int:
     """Upkeep 2: 1 per city he controls that is not besieged; none without his stronghold on the board."""
     if s.barons[seat].stronghold is None:
         return 0
-    return sum(1 for city in cities_of(s, seat) if not besieged(s, city))
+    # For Glory, Riot: "A rioting city does not provide ... any Influence during Upkeep"
+    return sum(1 for city in cities_of(s, seat) if not besieged(s, city) and not G.rioting(s, city))
 
 
 def standing(s: State, seat: str) -> tuple[int, int, int, int]:
@@ -40,9 +42,11 @@ def influence_result(s: State) -> GameResult:
     best = standing(s, ranked[0])
     top = [q for q in ranked if standing(s, q) == best]
     detail = {q: dict(zip(("influence", "cities", "crowns_faith_votes", "troops"), standing(s, q))) for q in s.seats}
+    why = ("a Baron has 16 Influence at the end of the round (The King)" if G.has(s, G.KING)
+           else "the Influence pool ran out")
     if len(top) > 1:
-        return GameResult((), "the Influence pool ran out: a tie on every count, no winner", s.flow.round, detail)
-    return GameResult((top[0],), "the Influence pool ran out: most Influence", s.flow.round, detail)
+        return GameResult((), f"{why}: a tie on every count, no winner", s.flow.round, detail)
+    return GameResult((top[0],), f"{why}: most Influence", s.flow.round, detail)
 
 
 def begin_upkeep(s: State, c: Ctx) -> State:
@@ -57,7 +61,7 @@ def begin_upkeep(s: State, c: Ctx) -> State:
             c.note(f"{seat} controls {held} Kingdom cities ({need} needed) and wins")
             result = GameResult((seat,), f"controls {held} Kingdom cities, more than half", rnd, detail)
             return evolve(s, result=result, flow=s.flow._replace(phase="over", step="over", pending=None))
-    gains = {q: influence_gain(s, q) for q in s.seats}
+    gains = {q: influence_gain(s, q) + G.king_influence(s, q) for q in s.seats}
     pool = s.influence_pool
     for seat, n in gains.items():
         if n:
@@ -65,7 +69,14 @@ def begin_upkeep(s: State, c: Ctx) -> State:
     pool -= sum(gains.values())
     c.note("Influence: " + ", ".join(f"{q} +{n}" for q, n in gains.items())
            + (f"; {pool} left in the pool" if pool > 0 else "; the pool has run out"))
-    ends = s.flow.ends_after_upkeep or pool <= 0
+    if G.has(s, G.KING):
+        # The King: the pool running out crowns a King and the game goes on (WK-KING-CROWN); it
+        # ends at the end of a round with a Baron at 16 Influence (WK-KING-END)
+        if pool <= 0:
+            s = G.crown(s, c, standing)
+        ends = G.king_ends(s)
+    else:
+        ends = s.flow.ends_after_upkeep or pool <= 0
     owed = tuple(city for seat in s.seats for city in cities_of(s, seat) if not _guarded(s, seat, city))
     s = evolve(s, influence_pool=max(pool, 0),
                flow=s.flow._replace(phase="upkeep", step="revolts", ends_after_upkeep=ends, revolts=owed,
@@ -98,7 +109,14 @@ def revolt_drawn(s: State, e, c: Ctx) -> State | None:
         return c.skip("WK-CARD", "a Fate card drawn for a Revolt gives its revolt result (\"revolt\")")
     s = evolve(s, fate=discard_to(draw_from(s.fate, card.id, "Fate card", c), [card.id]))
     rest = tuple(x for x in f.revolts if x != city)
-    result = "revolt" if card.revolt == "riot" else card.revolt
+    result = card.revolt
+    if result == "riot":
+        # For Glory's Riot (WK-RIOT); without For Glory it has no rule of its own: a Revolt
+        result = G.riot_drawn(s, city, c) if G.has(s, G.FOR_GLORY) else "revolt"
+    if result == "riot":
+        c.note(f"{city}: Riot! Its owner pays 1 Faith or {2 * s.data.board.cities[city].income} crowns, or it riots")
+        s = G.set_glory(s, riot_owed=city)
+        return evolve(s, flow=s.flow._replace(revolts=rest, revolt_owed=city))
     if result == "revolt":
         c.note(f"{city}: Revolt! Its owner pays 1 Faith or {2 * s.data.board.cities[city].income} crowns, or loses it")
         return evolve(s, flow=s.flow._replace(revolts=rest, revolt_owed=city))
@@ -127,9 +145,13 @@ def revolt_settled(s: State, e, c: Ctx) -> State | None:
             return c.skip("WK-REVOLT", f"stopping the Revolt costs {cost} crowns; {owner} has {s.barons[owner].crowns}")
         s = pay(s, owner, cost)
         c.note(f"{owner} pays {cost} crowns: {city} stays his")
+    elif s.glory is not None and s.glory.riot_owed == city:
+        s = G.riot_unpaid(s, city, owner, c)
     else:
         s = set_city(s, city, owner=None, fortified=False)
         c.note(f"{city} revolts and becomes neutral")
+    if s.glory is not None and s.glory.riot_owed is not None:
+        s = G.set_glory(s, riot_owed=None)
     return evolve(s, flow=s.flow._replace(revolt_owed=None))
 
 
@@ -141,12 +163,19 @@ def after_revolts(s: State, c: Ctx) -> State:
     arrived = [n.id for n in s.nobles.values() if n.at_sea]
     if arrived:
         c.note(f"Arrive by sea: {', '.join(arrived)}")
-    s = evolve(s, nobles=nobles)
+    s = G.refresh_advancements(evolve(s, nobles=nobles), c)    # For Glory: "During the Refresh Nobles step"
     if s.flow.ends_after_upkeep:
-        result = influence_result(s)
-        c.note(f"The Influence pool has run out: {' and '.join(result.winners) or 'no one'} wins")
-        return evolve(s, result=result, flow=s.flow._replace(phase="over", step="over"))
+        if G.missions_to_reveal(s):
+            return G.begin_missions(s, c)          # WK-MISSION-REVEAL, then the result (missions_done)
+        return end_by_influence(s, c)
     return evolve(s, flow=s.flow._replace(step="return", order=clockwise_from(s, s.chairman), index=0))
+
+
+def end_by_influence(s: State, c: Ctx) -> State:
+    result = influence_result(s)
+    why = "A Baron has 16 Influence" if G.has(s, G.KING) else "The Influence pool has run out"
+    c.note(f"{why}: {' and '.join(result.winners) or 'no one'} wins")
+    return evolve(s, result=result, flow=s.flow._replace(phase="over", step="over"))
 
 
 def _returning(s: State, seat: str, c: Ctx) -> bool:

@@ -18,6 +18,10 @@ What is hidden, from whom, until when:
   attending Baron has revealed his for that Agenda (the votes leave the hand then: the Vote tokens
   in front of a Baron tell nothing before).
 
+- **a Mission card** (Crown & Glory, Missions: "Each Baron may look at his own card, but may not
+  show it to any other player"): a card dealt in clear (`MissionDealt.mission`) is shown to its
+  owner only until he reveals it at the end (`MissionRevealed`); a commitment is public.
+
 Public: everything else on the board, the decks' sizes and the face-up discards, the colour of the
 top Event card. Once the game is over everything is public.
 """
@@ -86,6 +90,14 @@ def _pending_votes(s: State) -> list[tuple[PlayerId, str, int]]:
     return out
 
 
+def _hidden_missions(s: State) -> list[tuple[PlayerId, str]]:
+    """(owner, mission) of the Mission cards dealt in clear and not yet revealed."""
+    if s.glory is None:
+        return []
+    return [(q, m.mission) for q, m in sorted(s.glory.missions.items())
+            if m.mission is not None and not m.revealed]
+
+
 def secrets(s: State) -> tuple[Secret, ...]:
     """RULESET.secrets: every secret the state holds in clear and has not revealed."""
     if is_over(s):
@@ -94,6 +106,7 @@ def secrets(s: State) -> tuple[Secret, ...]:
     out += [Secret(q, "fate", card, _FATE_REVEALS, distinct=True) for q, card in _hidden_draws(s)]
     out += [Secret(q, "fate", card, _FATE_REVEALS, distinct=True) for q, card in _face_down(s)]
     out += [Secret(q, "votes", n, _VOTE_REVEALS) for q, _, n in _pending_votes(s)]
+    out += [Secret(q, "mission", m, ("MissionRevealed",), distinct=True) for q, m in _hidden_missions(s)]
     return tuple(out)
 
 
@@ -122,6 +135,9 @@ def view(s: State, seat: PlayerId | None) -> dict:
         entry["fate_in_hand"] = [card if mine else HIDDEN for who, card in draws if who == q]
         entry["face_down"] = [card if mine else HIDDEN for who, card in down if who == q]
         entry["votes_cast"] = {agenda: (n if mine else HIDDEN) for who, agenda, n in pending if who == q}
+        if s.glory is not None and q in s.glory.missions:
+            m = s.glory.missions[q]
+            entry["mission"] = m.mission if (mine or m.revealed) else HIDDEN
         players[q] = entry
     out["players"] = players
     out["decks"] = {name: None if d is None else {"pile": len(d.pile), "bottom": len(d.bottom),
@@ -163,6 +179,10 @@ def redact(type_: str, actor: str | None, payload: dict, seat: str | None, befor
         return payload if shown == cards else {**payload, "cards": shown}
     if type_ == "FateDiscarded" and actor != seat:
         return {**payload, "discard": [HIDDEN] * len(payload.get("discard") or [])}
+    if type_ == "MissionDealt" and payload.get("mission") is not None and actor != seat:
+        held = now.glory.missions.get(actor) if now.glory is not None else None
+        if held is None or not held.revealed:
+            return {**payload, "mission": HIDDEN}
     if type_ == "VotesRevealed" and actor != seat:
         agenda = payload.get("agenda")
         if any(who == actor and a == agenda for who, a, _ in _pending_votes(now)):

@@ -27,7 +27,10 @@ from replay.logfile import format_line, seal  # noqa: E402
 # battles, Nobles killed and retreating, a city razed, a stronghold eliminated, ties in the
 # Assembly, offices, Revolts, expeditions, Drafts, Events cancelled and applied as adjustments)
 GAMES = (("game-2p.jsonl", 2, 10), ("game-2p-short.jsonl", 2, 3), ("game-4p.jsonl", 4, 0),
-         ("game-6p.jsonl", 6, 0))
+         ("game-6p.jsonl", 6, 0),
+         # Crown & Glory, all three variants: a King crowned and usurped, Missions revealed (two
+         # fulfilled), Garrisons hired and let go, Town Levies, riot tokens
+         ("game-cg-4p.jsonl", 4, 4, ("for_glory", "missions", "king")))
 
 
 def _first(envs: list[dict], test: Callable[[dict], bool]) -> dict:
@@ -114,6 +117,12 @@ def _card_twice(envs: list[dict]) -> None:
     e["payload"]["mercenaries"][0] = dealt["red"][0]
 
 
+def _mission_salt(envs: list[dict]) -> None:
+    """A Mission revealed with a salt that does not make the commitment dealt (Crown & Glory)."""
+    e = _first(envs, lambda e: e["type"] == "MissionRevealed")
+    e["payload"]["salt"] = "not-the-salt"
+
+
 def _other_data(envs: list[dict]) -> None:
     envs[0]["payload"]["data"]["board"] = commitment("another board", "x")
 
@@ -135,6 +144,8 @@ BROKEN = (
     ("broken-other-data.jsonl", "the log names another board than the one it is judged with",
      "WK-DATA-DIGEST", _other_data),
     ("broken-wrong-winner.jsonl", "the declared winner is not the rules' winner", "WK-RESULT", _wrong_winner),
+    ("broken-cg-mission-salt.jsonl", "a Mission revealed with a salt that does not make its commitment",
+     "WK-MISSION-REVEAL", _mission_salt, "game-cg-4p.jsonl"),
 )
 
 
@@ -152,16 +163,18 @@ def _renamed(envs: list[dict], game: str) -> list[dict]:
 def build(folder: Path = HERE) -> dict[str, str]:
     out: dict[str, str] = {}
     games = {}
-    for name, players, seed in GAMES:
-        game = play_game(seed, f"wk-{players}p", players)
+    seats = {}
+    for name, players, seed, *variants in GAMES:
+        game = play_game(seed, f"wk-{players}p", players, variants=tuple(variants[0]) if variants else ())
         assert game.finished, name
+        seats[name] = players
         # each sample its own game id (the store keeps one game per id): "wk-" and the file's name
         games[name] = seal(_renamed(game.envelopes, "wk-" + name.removeprefix("game-").removesuffix(".jsonl")))
         out[name] = _text(games[name])
     base = games["game-2p.jsonl"]
     for name, _, _, change, *source in BROKEN:
         envs = _renamed(games[source[0]] if source else base,
-                        "wk-2p-" + name.removeprefix("broken-").removesuffix(".jsonl"))
+                        f"wk-{seats[source[0]] if source else 2}p-" + name.removeprefix("broken-").removesuffix(".jsonl"))
         change(envs)
         out[name] = _text(seal(envs))
     edited = _renamed(base, "wk-2p-edited-line")

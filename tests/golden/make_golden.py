@@ -24,12 +24,15 @@ sys.path.insert(0, str(ROOT))
 from replay.judge import judge  # noqa: E402
 from replay.logfile import read_log  # noqa: E402
 
-DIGEST_SAMPLES = ("game42.jsonl", "var-mercenaries-3p.jsonl", "legacy/game-02.jsonl")
+DIGEST_SAMPLES = ("game42.jsonl", "var-mercenaries-3p.jsonl", "legacy/game-02.jsonl",
+                  "warrior_knights/game-cg-4p.jsonl")
 
 
 def samples() -> list[Path]:
     base = ROOT / "sample_logs"
-    return sorted(base.glob("*.jsonl")) + sorted((base / "legacy").glob("*.jsonl"))
+    # Warrior Knights: the Crown & Glory sample and its broken copy (#14)
+    return (sorted(base.glob("*.jsonl")) + sorted((base / "legacy").glob("*.jsonl"))
+            + sorted((base / "warrior_knights").glob("*-cg-*.jsonl")))
 
 
 def digest_lines(rel: str) -> list[str]:
