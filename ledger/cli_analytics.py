@@ -9,12 +9,13 @@ from typing import List, Optional
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from engine.core.text import plural
 from ledger import exitcodes
 from ledger.cli_base import CsvOpt, JsonOpt, app, emit_csv, err, os_reason, print_table, write_problem
-from ledger.cli_store import DbOpt, _open, _shown
+from ledger.app.db import DEFAULT_DB
+from ledger.cli_base import DbOpt, ProgressBar
+from ledger.cli_store import _open, _shown
 
 TournamentOpt = typer.Option(None, "--tournament", "-T",
                              help="Only the games of this tournament (its id or name).")
@@ -67,18 +68,11 @@ def _tables(db: str, tournament: Optional[str], include_broken: bool = False,
         source.close()
 
 
-def _progress() -> Progress | None:
-    if not err.is_terminal:
-        return None
-    return Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
-                    console=err, transient=True)
-
-
 @app.command()
 def dashboard(
     ctx: typer.Context,
     out_path: Path = typer.Option(..., "--out", "-o", help="The HTML file to write."),
-    db: str = DbOpt,
+    db: DbOpt = DEFAULT_DB,
     lake: Optional[Path] = LakeOpt,
     tournament: Optional[str] = TournamentOpt,
     include_broken: bool = IncludeBrokenOpt,
@@ -107,25 +101,14 @@ def dashboard(
     if problem is not None:
         err.print(f"ledger: cannot write {problem}")
         raise typer.Exit(exitcodes.UNREADABLE)
-    bar = _progress()
     steps = ("loading the tables", *dashboard_steps())
-    task = bar.add_task(steps[0], total=len(steps)) if bar else None
-    if bar:
-        bar.start()
-
-    def step(label: str) -> None:
-        if bar:
-            bar.update(task, advance=1, description=label)
-
     try:
-        tables = _tables(db, tournament, include_broken, lake)
-        report = write_dashboard(tables, out_path, step=step)
+        with ProgressBar(len(steps), steps[0]) as bar:
+            tables = _tables(db, tournament, include_broken, lake)
+            report = write_dashboard(tables, out_path, step=lambda label: bar.advance(label=label))
     except OSError as exc:
         err.print(f"ledger: cannot write {out_path}: {os_reason(exc)}; {out_path} is unchanged")
         raise typer.Exit(exitcodes.UNREADABLE)
-    finally:
-        if bar:
-            bar.stop()
     out.print(f"wrote {out_path} ({report.bytes / 1e6:.1f} MB): {plural(len(report.charts), 'chart')} over "
               f"{tables.title}" + (f"; left out for lack of data: {', '.join(report.skipped)}"
                                    if report.skipped else ""))
@@ -136,7 +119,7 @@ def dashboard(
 @app.command()
 def stats(
     ctx: typer.Context,
-    db: str = DbOpt,
+    db: DbOpt = DEFAULT_DB,
     lake: Optional[Path] = LakeOpt,
     tournament: Optional[str] = TournamentOpt,
     query: Optional[List[str]] = typer.Option(None, "--query", "-q",

@@ -15,10 +15,10 @@ from engine.core.data import DataCheck, DataErrors, DataShapeError, parse_json
 from engine.core.ruleset import Ruleset, get_ruleset, ruleset_names, rulesets
 from engine.core.text import plural
 from ledger import exitcodes
-from ledger.cli_base import JsonOpt, _emit_json, app, err, print_table
+from ledger.cli_base import JsonOpt, LedgerTyper, _emit_json, app, err, print_table
 from replay.logfile import path_problem
 
-data_app = typer.Typer(
+data_app = LedgerTyper(
     name="data", no_args_is_help=True, add_completion=False, rich_markup_mode=None,
     help="The data files a game is judged with (boards, cards): which there are, and checking one "
          "before use.\n\nExample: ledger data check my_board.json")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import typer
 
 from ledger import exitcodes
-from ledger.cli_base import JsonOpt, _emit_json, _progress, app, err
+from ledger.cli_base import JsonOpt, ProgressBar, _emit_json, app, err
 from ledger.cli_store import _open, _shown
 
 
@@ -41,19 +41,14 @@ def migrate(
     except typer.Exit:
         src.close()
         raise
-    bar = _progress(len(src.games()), "migrating")
-    task = bar.add_task("migrate", total=len(src.games())) if bar else None
     try:
-        if bar:
-            bar.start()
-        report = migrate_store(src, dst, on_game=(lambda _: bar.advance(task)) if bar else None)
+        with ProgressBar(len(src.games()), "migrating") as bar:
+            report = migrate_store(src, dst, on_game=bar.advance)
     except StoreError as exc:
         err.print(f"ledger: migrate stopped: {exc}. The games committed before this are in "
                   f"{_shown(target)}; run the same migrate again to go on.")
         raise typer.Exit(exitcodes.UNREADABLE)
     finally:
-        if bar:
-            bar.stop()
         dst.close()
         src.close()
     if as_json:

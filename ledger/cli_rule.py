@@ -14,7 +14,7 @@ import typer
 from engine.core.rulings import DECISIONS, ruling_line
 from engine.core.text import plural
 from ledger import exitcodes
-from ledger.cli_base import JsonOpt, _emit_json, app, err, os_reason, write_problem
+from ledger.cli_base import DbOpt, JsonOpt, _emit_json, app, err, os_reason, write_problem
 from ledger.datafiles import DataFileError, DataFiles, data_of_log, with_data_options
 from replay.logfile import LogFileError, LogRead, read_log
 
@@ -30,7 +30,7 @@ def rule(
     by: Optional[str] = typer.Option(None, "--by", help="Who rules: the organizer's or judge's name."),
     at: Optional[str] = typer.Option(None, "--at", help="When the ruling was made (RFC 3339, e.g. 2026-03-14T21:05:00Z; default: now, UTC)."),
     as_json: bool = JsonOpt,
-    db: Optional[Path] = typer.Option(None, "--db", envvar="LEDGER_DB", help="The store holding the game (a DuckDB file; env LEDGER_DB; default ledger.duckdb) when GAME_OR_FILE is not a file."),
+    db: DbOpt = None,   # the store holding the game when GAME_OR_FILE is not a file
     data_files: DataFiles = (),
 ) -> None:
     """Add an organizer's ruling on one event: a RulingRecorded line, hash-chained, at the end of the log.

@@ -13,10 +13,10 @@ from typing import Any, Iterator, Optional
 import typer
 
 from ledger import exitcodes
-from ledger.cli_base import JsonOpt, _emit_json, app, err
+from ledger.cli_base import DbOpt, JsonOpt, LedgerTyper, _emit_json, app, err
 from ledger.datafiles import DataFileError, DataFiles, with_data_options
 
-tournament_app = typer.Typer(
+tournament_app = LedgerTyper(
     name="tournament",
     help="Tournament organizers: check a whole event's results sheet against its game logs.\n\n"
          "Example: ledger tournament check results.csv logs/",
@@ -28,9 +28,6 @@ app.add_typer(tournament_app, name="tournament")
 
 LogsArg = typer.Argument(None, help="Game logs: files, or folders (every *.jsonl under them), to "
                          "find each table's log in by the log column or by its players.")
-DbOpt = typer.Option(None, "--db", envvar="LEDGER_DB",
-                     help="A store (a DuckDB file or a postgresql:// URL) whose games a line may name by id, or be matched "
-                          "with by its players (env LEDGER_DB).")
 TournamentOpt = typer.Option(None, "--tournament", "-T",
                              help="With --db: only the store's games of this tournament (as "
                                   "`ledger ingest --tournament` filed them); those on no line of "
@@ -70,7 +67,7 @@ def check(
                                  "(';' for a shared win, empty for no result); optional log, "
                                  "ruleset and score columns (e.g. crowns, red_stars)."),
     logs: Optional[list[Path]] = LogsArg,
-    db: Optional[str] = DbOpt,
+    db: DbOpt = None,   # a store whose games a line may name by id, or be matched with by its players
     tournament: Optional[str] = TournamentOpt,
     scoring: Optional[Path] = typer.Option(None, "--scoring", help="The event's scoring (TOML or "
                                            "JSON): points for a win, a shared win, a loss, points "
@@ -146,7 +143,7 @@ def recheck(
     report_file: Path = typer.Argument(..., help="A report written by `ledger tournament check "
                                        "--json`."),
     logs: Optional[list[Path]] = LogsArg,
-    db: Optional[str] = DbOpt,
+    db: DbOpt = None,   # a store whose games a line may name by id, or be matched with by its players
     tournament: Optional[str] = TournamentOpt,
     as_json: bool = JsonOpt,
     data_files: DataFiles = (),

@@ -34,6 +34,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from engine.core.canonical import canonical_json
+from engine.core.errors import LedgerError
 from engine.core.text import seq_text
 from engine.core.record import FORMAT_VERSION, event_hash, make_envelope, seal  # noqa: F401  (re-exported)
 
@@ -242,7 +243,7 @@ class LogRead:
         return len(self.game_starts) or (1 if self.events else 0)
 
 
-class LogFileError(Exception):
+class LogFileError(LedgerError):
     """The file cannot be read at all: missing, a directory, no permission, not UTF-8 text."""
 
 
