@@ -21,7 +21,7 @@ from ledger.datafiles import DataFiles, with_data_options
 from replay.logfile import LogFileError, read_log
 from replay.narrate import ruled_line, ruling_summary
 
-from ledger.cli_base import (DbOpt, Json, JsonOpt, ProgressBar, _emit_json, app, err, fail, os_reason,  # noqa: E402,F401
+from ledger.cli_base import (DbOpt, Json, JsonOpt, ProgressBar, _emit_json, app, err, os_reason,  # noqa: E402,F401
                              write_problem)
 
 

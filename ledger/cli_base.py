@@ -70,6 +70,7 @@ None means ./ledger.duckdb (ledger.app.db.db_or_default), or, for the commands t
 file or a stored game (audit, verify, replay), a file first and the store only when
 ./ledger.duckdb exists."""
 CsvOpt = typer.Option(False, "--csv", help="CSV on stdout (a header row, then one row per line), for spreadsheets and scripts.")
+Csv = Annotated[bool, typer.Option("--csv", help="CSV on stdout (a header row, then one row per line), for spreadsheets and scripts.")]
 
 
 def _emit_json(obj: Any) -> None:

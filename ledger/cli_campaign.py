@@ -10,7 +10,7 @@ world)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import Annotated, Optional
 
 import typer
 
@@ -18,7 +18,7 @@ from engine.core.text import plural
 from ledger import exitcodes
 from ledger.app.campaign import (WorldRefused, load, new_campaign, simulate_campaign, store_of,
                                  with_store)
-from ledger.cli_base import DbOpt, JsonOpt, LedgerTyper, _emit_json, app, err
+from ledger.cli_base import DbOpt, Json, LedgerTyper, _emit_json, app, err
 
 campaign_app = LedgerTyper(
     name="campaign",
@@ -30,25 +30,30 @@ campaign_app = LedgerTyper(
 )
 app.add_typer(campaign_app, name="campaign")
 
-CampaignArg = typer.Argument(..., help="The campaign file (or its name: NAME.campaign.json), or "
-                             "with --db the name of a campaign in the store.")
+CampaignArg = Annotated[str, typer.Argument(help="The campaign file (or its name: NAME.campaign.json), "
+                                            "or with --db the name of a campaign in the store.")]
 
 
 @campaign_app.command("new")
 def new(
-    name: str = typer.Argument(..., help="The campaign's name."),
-    out: Optional[Path] = typer.Option(None, "--out", "-o", help="The campaign file (default NAME.campaign.json)."),
-    powers: Optional[str] = typer.Option(None, "--powers", help="Each faction's starting power: "
-                                         "faction=power-id or faction=0|1, comma-separated (default: a coin flip)."),
-    stickers: Optional[str] = typer.Option(None, "--stickers", help="The 12 coin stickers: card=count, "
-                                           "comma-separated, e.g. A1=2,A5=2,... (default: random, as the rulebook suggests)."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the coin flips and the random stickers."),
-    db: Optional[str] = typer.Option(None, "--db", help="Create the campaign in this store (a "
-                                      "DuckDB file or a postgresql:// URL) instead of a file: its game 1 must then start "
-                                      "from this world when it is ingested."),
-    ruleset: Optional[str] = typer.Option(None, "--ruleset", help="The ruleset of the campaign "
-                                          "(default: the one ruleset that plays campaigns)."),
-    as_json: bool = JsonOpt,
+    name: Annotated[str, typer.Argument(help="The campaign's name.")],
+    out: Annotated[Optional[Path], typer.Option(
+        "--out", "-o", help="The campaign file (default NAME.campaign.json).")] = None,
+    powers: Annotated[Optional[str], typer.Option(
+        "--powers", help="Each faction's starting power: faction=power-id or faction=0|1, "
+                         "comma-separated (default: a coin flip).")] = None,
+    stickers: Annotated[Optional[str], typer.Option(
+        "--stickers", help="The 12 coin stickers: card=count, comma-separated, e.g. A1=2,A5=2,... "
+                           "(default: random, as the rulebook suggests).")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the coin flips and the random stickers.")] = 0,
+    db: Annotated[Optional[str], typer.Option(
+        "--db", help="Create the campaign in this store (a DuckDB file or a postgresql:// URL) "
+                     "instead of a file: its game 1 must then start from this world when it is "
+                     "ingested.")] = None,
+    ruleset: Annotated[Optional[str], typer.Option(
+        "--ruleset", help="The ruleset of the campaign (default: the one ruleset that plays "
+                          "campaigns).")] = None,
+    as_json: Json = False,
 ) -> None:
     """Start a campaign: the world customized "Before your first game".
 
@@ -76,10 +81,10 @@ def new(
 
 @campaign_app.command("add")
 def add(
-    campaign: str = CampaignArg,
-    log: Path = typer.Argument(..., help="The game log to add as the campaign's next game."),
-    force: bool = typer.Option(False, "--force", help="Add a game with rule findings (never one from the wrong world)."),
-    as_json: bool = JsonOpt,
+    campaign: CampaignArg,
+    log: Annotated[Path, typer.Argument(help="The game log to add as the campaign's next game.")],
+    force: Annotated[bool, typer.Option("--force", help="Add a game with rule findings (never one from the wrong world).")] = False,
+    as_json: Json = False,
 ) -> None:
     """Judge a game log and add it as the campaign's next game.
 
@@ -117,7 +122,7 @@ def add(
 
 
 @campaign_app.command("show")
-def show(campaign: str = CampaignArg, db: DbOpt = None, as_json: bool = JsonOpt) -> None:
+def show(campaign: CampaignArg, db: DbOpt = None, as_json: Json = False) -> None:
     """The campaign's history: who won what, what each game changed, the world now.
 
     From a store (--db): the games stored as games 1, 2, ... in a row, then any stored game not
@@ -146,10 +151,10 @@ def show(campaign: str = CampaignArg, db: DbOpt = None, as_json: bool = JsonOpt)
 
 @campaign_app.command("audit")
 def audit(
-    campaign: str = CampaignArg,
-    extra: list[Path] = typer.Argument(None, help="Logs to check as the games that would come next."),
+    campaign: CampaignArg,
+    extra: Annotated[list[Path], typer.Argument(help="Logs to check as the games that would come next.")] = None,
     db: DbOpt = None,
-    as_json: bool = JsonOpt,
+    as_json: Json = False,
 ) -> None:
     """Re-judge every game of the campaign in order: each game's findings, and whether it starts
     from the world the games before it left. Extra logs are checked as the next games (with
@@ -185,9 +190,9 @@ def audit(
 
 @campaign_app.command("next")
 def next_game(
-    campaign: str = CampaignArg,
-    players: str = typer.Option(..., "--players", help="Player ids in clockwise seat order, comma-separated."),
-    game_id: Optional[str] = typer.Option(None, "--game", help="The new log's game id (default NAME-NN)."),
+    campaign: CampaignArg,
+    players: Annotated[str, typer.Option("--players", help="Player ids in clockwise seat order, comma-separated.")],
+    game_id: Annotated[Optional[str], typer.Option("--game", help="The new log's game id (default NAME-NN).")] = None,
     db: DbOpt = None,
 ) -> None:
     """Print the first line (GameStarted) of the campaign's next game log: the campaign, the game
@@ -210,11 +215,11 @@ def next_game(
 
 @campaign_app.command("simulate")
 def simulate(
-    name: str = typer.Argument(..., help="The campaign's name."),
-    games: int = typer.Option(5, "--games", "-n", min=1, help="How many games."),
-    seed: int = typer.Option(0, "--seed", help="The same seed writes the same files, byte for byte."),
-    out: Path = typer.Option(Path("campaign"), "--out", "-o", help="The folder for the logs and the campaign file."),
-    as_json: bool = JsonOpt,
+    name: Annotated[str, typer.Argument(help="The campaign's name.")],
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games.")] = 5,
+    seed: Annotated[int, typer.Option("--seed", help="The same seed writes the same files, byte for byte.")] = 0,
+    out: Annotated[Path, typer.Option("--out", "-o", help="The folder for the logs and the campaign file.")] = Path("campaign"),
+    as_json: Json = False,
 ) -> None:
     """Seeded bots play a whole campaign: each game starts from the world the last one left.
 

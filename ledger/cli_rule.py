@@ -4,7 +4,6 @@ docs/log-format.md, "RulingRecorded")."""
 
 from __future__ import annotations
 
-import os
 from datetime import datetime
 from pathlib import Path
 from typing import Any, Optional
@@ -14,6 +13,7 @@ import typer
 from engine.core.rulings import DECISIONS, ruling_line
 from engine.core.text import plural
 from ledger import exitcodes
+from ledger.app.db import busy_wait
 from ledger.cli_base import DbOpt, JsonOpt, _emit_json, app, err, os_reason, write_problem
 from ledger.datafiles import DataFileError, DataFiles, data_of_log, with_data_options
 from replay.logfile import LogFileError, LogRead, read_log
@@ -109,7 +109,7 @@ def _append_stored(game_id: Path, db: Path, payload: dict, at: str | None) -> tu
     from ledger.rulings import append_to_store
     from ledger.store import GameNotFound, StoreError, load_log_from_store, open_store
     try:
-        store = open_store(db, wait=float(os.environ.get("LEDGER_DB_WAIT", 10)))
+        store = open_store(db, wait=busy_wait())
     except StoreError as exc:
         raise LogFileError(f"{game_id}: no such file, and the store cannot be opened ({exc})") from exc
     try:

@@ -4,10 +4,9 @@ ledger.store, and turns the answer into output and an exit code."""
 
 from __future__ import annotations
 
-import os
 from enum import Enum
 from pathlib import Path
-from typing import Any, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 from rich.console import Console
@@ -15,8 +14,8 @@ from rich.table import Table
 
 from engine.core.text import plural
 from ledger import exitcodes
-from ledger.app.db import BUSY_WAIT_SECONDS, DEFAULT_DB, db_or_default, open_db  # noqa: F401  (BUSY_WAIT_SECONDS: was here)
-from ledger.cli_base import (CsvOpt, DbOpt, JsonOpt, ProgressBar, _emit_json, app, emit_csv, err,
+from ledger.app.db import DEFAULT_DB, db_or_default, open_db
+from ledger.cli_base import (Csv, DbOpt, Json, ProgressBar, _emit_json, app, emit_csv, err,
                              fail, os_reason, print_table, write_problem)
 
 out = Console(highlight=False, soft_wrap=True)
@@ -40,11 +39,11 @@ def _open(db: Optional[str], *, read_only: bool = False, must_exist: bool = Fals
 
 @app.command()
 def ingest(
-    paths: list[Path] = typer.Argument(..., help="Log files, or folders to search for *.jsonl."),
+    paths: Annotated[list[Path], typer.Argument(help="Log files, or folders to search for *.jsonl.")],
     db: DbOpt = DEFAULT_DB,
-    tournament: Optional[str] = typer.Option(None, "--tournament", "-T", help="File the new games under this tournament (created if need be); `ledger dashboard --tournament` shows it alone."),
-    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Worker processes that read and judge logs while the store writes (default: one per core from 4 cores up, else 1: none). The store ends up the same either way."),
-    as_json: bool = JsonOpt,
+    tournament: Annotated[Optional[str], typer.Option("--tournament", "-T", help="File the new games under this tournament (created if need be); `ledger dashboard --tournament` shows it alone.")] = None,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, help="Worker processes that read and judge logs while the store writes (default: one per core from 4 cores up, else 1: none). The store ends up the same either way.")] = None,
+    as_json: Json = False,
 ) -> None:
     """Store game logs in the database, judged by the engine: each game whole or not at all.
 
@@ -125,7 +124,7 @@ def _print_campaigns(report: Any) -> None:
 
 
 @app.command()
-def games(db: DbOpt = DEFAULT_DB, as_json: bool = JsonOpt, as_csv: bool = CsvOpt) -> None:
+def games(db: DbOpt = DEFAULT_DB, as_json: Json = False, as_csv: Csv = False) -> None:
     """List the stored games: date, players, the rules' winner, rounds, events, findings, and
     for Risk Legacy games their campaign and game number (and how they link, if not cleanly).
     Piped, the table is plain text with every id whole; --json and --csv are for scripts.
@@ -200,14 +199,15 @@ class ExportFormat(str, Enum):
 
 @app.command()
 def export(
-    game_id: Optional[str] = typer.Argument(None, help="The game to export (or --all)."),
-    all_games: bool = typer.Option(False, "--all", help="Export every stored game."),
-    fmt: ExportFormat = typer.Option(ExportFormat.jsonl, "--format", help="jsonl or parquet."),
-    out_path: Path = typer.Option(..., "--out", "-o", help="A file (one game as JSONL) or a folder."),
+    game_id: Annotated[Optional[str], typer.Argument(help="The game to export (or --all).")] = None,
+    all_games: Annotated[bool, typer.Option("--all", help="Export every stored game.")] = False,
+    fmt: Annotated[ExportFormat, typer.Option("--format", help="jsonl or parquet.")] = ExportFormat.jsonl,
+    out_path: Annotated[Path, typer.Option("--out", "-o", help="A file (one game as JSONL) or a folder.")] = ...,
     db: DbOpt = DEFAULT_DB,
-    prune: bool = typer.Option(False, "--prune", help="Parquet lake: also remove the games the "
-                               "store no longer has (kept by default: a lake may gather several stores)."),
-    as_json: bool = JsonOpt,
+    prune: Annotated[bool, typer.Option(
+        "--prune", help="Parquet lake: also remove the games the store no longer has (kept by "
+                        "default: a lake may gather several stores).")] = False,
+    as_json: Json = False,
 ) -> None:
     """Export stored games: JSONL exactly as logged (byte for byte), or a Parquet lake for
     `ledger stats --lake`, `ledger dashboard --lake`, DuckDB, Spark or Trino.
@@ -288,7 +288,7 @@ def export(
 
 
 @app.command()
-def recheck(db: DbOpt = DEFAULT_DB, as_json: bool = JsonOpt) -> None:
+def recheck(db: DbOpt = DEFAULT_DB, as_json: Json = False) -> None:
     """Judge every stored game again with the current engine; list the games whose findings or
     result changed. Each game keeps the engine version it was last judged with.
 
@@ -316,7 +316,7 @@ def recheck(db: DbOpt = DEFAULT_DB, as_json: bool = JsonOpt) -> None:
 
 
 @app.command("check-db")
-def check_db(db: DbOpt = DEFAULT_DB, as_json: bool = JsonOpt) -> None:
+def check_db(db: DbOpt = DEFAULT_DB, as_json: Json = False) -> None:
     """Check the store's integrity: every game's events contiguous from seq 0, each line matching
     its hash, chain links valid, heads and counts matching the games table. Exit 0 or 1.
 

@@ -5,7 +5,6 @@ output and an exit code (docs/tournament.md)."""
 from __future__ import annotations
 
 import json
-import os
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator, Optional
@@ -13,6 +12,7 @@ from typing import Any, Iterator, Optional
 import typer
 
 from ledger import exitcodes
+from ledger.app.db import busy_wait
 from ledger.cli_base import DbOpt, JsonOpt, LedgerTyper, _emit_json, app, err
 from ledger.datafiles import DataFileError, DataFiles, with_data_options
 
@@ -49,7 +49,7 @@ def _store(db: Optional[str]) -> Iterator[Any]:
         _say(f"ledger: --db {db}: no such store")
         raise typer.Exit(exitcodes.UNREADABLE)
     try:
-        store = open_store(db, read_only=True, wait=float(os.environ.get("LEDGER_DB_WAIT", 10)))
+        store = open_store(db, read_only=True, wait=busy_wait())
     except StoreError as exc:
         _say(f"ledger: --db {db}: the store cannot be opened ({exc})")
         raise typer.Exit(exitcodes.UNREADABLE)

@@ -4,11 +4,11 @@ in a campaign, the campaign's findings. Errors are LedgerErrors (a LogFileError:
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 from typing import Any, Optional
 
 from engine.core.ruleset import get_ruleset, ruleset_names
+from ledger.app.db import DEFAULT_DB, busy_wait, db_or_default
 from ledger.datafiles import DataFileError, DataFiles, data_of_log
 from replay.judge import Finding, Judgement, judge
 from replay.logfile import LogFileError, read_log
@@ -25,12 +25,12 @@ def data_of(read: Any, data_files: DataFiles, path: Path) -> Any:
 def read_source(source: Path, db: Optional[str]):
     """A log file, or else a game id stored in the store: (the log, the stored game's campaign
     findings — a Risk Legacy game checked against the games of its campaign stored before it)."""
-    if source.exists() or db is None and not Path("ledger.duckdb").exists():
+    if source.exists() or db is None and not Path(DEFAULT_DB).exists():
         return read_log(source), []
     from ledger.store import GameNotFound, StoreError, display_name, load_log_from_store, open_store
-    path = db or "ledger.duckdb"
+    path = db_or_default(db)
     try:
-        store = open_store(path, read_only=True, wait=float(os.environ.get("LEDGER_DB_WAIT", 10)))
+        store = open_store(path, read_only=True, wait=busy_wait())
     except StoreError as exc:
         raise LogFileError(f"{source}: no such file, and the store cannot be opened ({exc})") from exc
     try:
@@ -44,7 +44,11 @@ def read_source(source: Path, db: Optional[str]):
 
 
 def judge_file(path: Path, data_files: DataFiles = (), db: Optional[str] = None,
-                **kw: Any) -> Judgement:
+               **kw: Any) -> Judgement:
+    """The Judgement of the log `path` (a file, or a game id in the store `db`; without `db`,
+    ./ledger.duckdb when it exists), judged with `data_files` and `kw` (replay.judge.judge's
+    options; `strict`: the first finding only), with the campaign findings of a game played in a
+    campaign that the store keeps. LogFileError (exit 2) when there is no such log."""
     read, in_campaign = read_source(path, db)
     j = judge(read, data=data_of(read, data_files, path), **kw)
     j.findings.extend(in_campaign)
@@ -71,7 +75,7 @@ def stored_campaign_findings(path: Path, read: Any, db: str) -> list[Finding]:
     from ledger.campaign import CampaignError, audit_stored_campaign
     from ledger.store import StoreError, display_name, open_store
     try:
-        store = open_store(db, read_only=True, wait=float(os.environ.get("LEDGER_DB_WAIT", 10)))
+        store = open_store(db, read_only=True, wait=busy_wait())
     except StoreError as exc:
         raise LogFileError(f"{display_name(db)}: the store cannot be opened to check {path}'s campaign ({exc})") from exc
     try:
