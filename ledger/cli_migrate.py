@@ -3,18 +3,20 @@ backend (a DuckDB file or a postgresql:// URL), verified by head hashes (ledger.
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 
 from ledger import exitcodes
-from ledger.cli_base import JsonOpt, ProgressBar, _emit_json, app, err
+from ledger.cli_base import Json, ProgressBar, _emit_json, app, err
 from ledger.cli_store import _open, _shown
 
 
 @app.command()
 def migrate(
-    source: str = typer.Option(..., "--from", help="The store to copy from: a DuckDB file or a postgresql:// URL (opened read-only)."),
-    target: str = typer.Option(..., "--to", help="The store to copy into (created, or its schema migrated, if need be)."),
-    as_json: bool = JsonOpt,
+    source: Annotated[str, typer.Option("--from", help="The store to copy from: a DuckDB file or a postgresql:// URL (opened read-only).")] = ...,
+    target: Annotated[str, typer.Option("--to", help="The store to copy into (created, or its schema migrated, if need be).")] = ...,
+    as_json: Json = False,
 ) -> None:
     """Copy every game of one store into another, between DuckDB and PostgreSQL either way.
 

@@ -26,6 +26,11 @@ from ledger.tournament import ReportError
 from ledger.tournament_scoring import ScoringError
 from ledger.tournament_sheet import SheetError
 from replay.logfile import LogFileError
+from engine.risk_europe.missions import MissionDataError
+from engine.risk_europe.odds import BattleParseError
+from engine.risk_europe.variants import VariantError
+from engine.risk_legacy.odds import AttackParseError
+from engine.risk_legacy.world import WorldError
 
 EXIT_CODES = [
     (LogFileError, exitcodes.UNREADABLE),
@@ -43,6 +48,11 @@ EXIT_CODES = [
     (UsageError, exitcodes.USAGE),
     (NoSuchError, exitcodes.NO_SUCH),
     (WorldRefused, exitcodes.FINDINGS),
+    (MissionDataError, exitcodes.INVALID_DATA),
+    (VariantError, exitcodes.UNREADABLE),
+    (BattleParseError, exitcodes.USAGE),
+    (AttackParseError, exitcodes.USAGE),
+    (WorldError, exitcodes.UNREADABLE),
 ]
 
 

@@ -57,6 +57,7 @@ from functools import lru_cache
 from math import comb, factorial
 from typing import Any, Callable, Iterable, NamedTuple, Union
 
+from engine.core.errors import LedgerError
 from engine.risk_europe.engine import (
     COST, RANK_HITS_ON, RANK_UNIT, expected_dice, rank_hits,
 )
@@ -791,7 +792,7 @@ def luck(odds: BattleOdds | OddsSummary, attacker_lost: int, defender_lost: int)
 # reading a battle from text
 # ---------------------------------------------------------------------------------------------
 
-class BattleParseError(ValueError):
+class BattleParseError(LedgerError, ValueError):
     """A battle description that cannot be read; the message quotes it and says where."""
 
 
