@@ -40,6 +40,7 @@ import duckdb
 import polars as pl
 
 from analytics.extract import COLUMNS
+from engine.core.errors import LedgerError
 
 MANIFEST = "_manifest.json"
 INDEX_DIR = "_index"
@@ -55,7 +56,7 @@ WHOLE_TABLES = ("tournaments", "campaigns")
 NULL_PARTITION = "__HIVE_DEFAULT_PARTITION__"   # the hive name of a null partition value
 
 
-class LakeError(Exception):
+class LakeError(LedgerError):
     """The folder is not a lake this ledger can read, or a file of it cannot be read."""
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.core.data import DataShapeError, parse_json
+from engine.core.errors import LedgerError
 from engine.core.ruleset import get_ruleset, rulesets
 from engine.core.text import plural
 from replay.logfile import LogFileError, path_problem, read_log, read_log_text
@@ -91,7 +92,7 @@ def campaign_game(read: Any, j: Judgement, data: Any = None) -> tuple[Any, dict]
     return rs.campaign.game_of(read.events[0].payload, j, data)
 
 
-class CampaignError(Exception):
+class CampaignError(LedgerError):
     """A campaign file that cannot be read or used (missing, not JSON, wrong format)."""
 
 

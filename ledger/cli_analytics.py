@@ -5,28 +5,30 @@ analytics tables (analytics.load) and makes one call into analytics.dashboard.""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Optional
+from typing import Annotated, List, Optional
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from engine.core.text import plural
 from ledger import exitcodes
-from ledger.cli_base import CsvOpt, JsonOpt, app, emit_csv, err, os_reason, print_table, write_problem
-from ledger.cli_store import DbOpt, _open, _shown
+from ledger.cli_base import Csv, Json, app, emit_csv, err, os_reason, print_table, write_problem
+from ledger.app.db import DEFAULT_DB
+from ledger.cli_base import DbOpt, ProgressBar
+from ledger.cli_store import _open, _shown
 
-TournamentOpt = typer.Option(None, "--tournament", "-T",
-                             help="Only the games of this tournament (its id or name).")
-IncludeBrokenOpt = typer.Option(
-    False, "--include-broken",
+TournamentOpt = Annotated[Optional[str], typer.Option(
+    "--tournament", "-T", help="Only the games of this tournament (its id or name).")]
+IncludeBrokenOpt = Annotated[bool, typer.Option(
+    "--include-broken",
     help="Count every stored game: also those with findings (their own or their campaign's) "
-         "and copies of a game counted, which are left out by default.")
+         "and copies of a game counted, which are left out by default.")]
 
 out = Console(highlight=False, soft_wrap=True)
 
-LakeOpt = typer.Option(None, "--lake", help="Read a Parquet lake (the folder `ledger export --all "
-                       "--format parquet --out LAKE` writes) instead of the store.")
+LakeOpt = Annotated[Optional[Path], typer.Option(
+    "--lake", help="Read a Parquet lake (the folder `ledger export --all --format parquet --out "
+                   "LAKE` writes) instead of the store.")]
 
 
 def _source(ctx: typer.Context, db: str, lake: Optional[Path]) -> str:
@@ -67,21 +69,14 @@ def _tables(db: str, tournament: Optional[str], include_broken: bool = False,
         source.close()
 
 
-def _progress() -> Progress | None:
-    if not err.is_terminal:
-        return None
-    return Progress(TextColumn("{task.description}"), BarColumn(), TimeElapsedColumn(),
-                    console=err, transient=True)
-
-
 @app.command()
 def dashboard(
     ctx: typer.Context,
-    out_path: Path = typer.Option(..., "--out", "-o", help="The HTML file to write."),
-    db: str = DbOpt,
-    lake: Optional[Path] = LakeOpt,
-    tournament: Optional[str] = TournamentOpt,
-    include_broken: bool = IncludeBrokenOpt,
+    out_path: Annotated[Path, typer.Option("--out", "-o", help="The HTML file to write.")] = ...,
+    db: DbOpt = DEFAULT_DB,
+    lake: LakeOpt = None,
+    tournament: TournamentOpt = None,
+    include_broken: IncludeBrokenOpt = False,
 ) -> None:
     """Write one self-contained HTML page of charts over the stored games: win rates by starting
     city, seat and opening bid, game lengths, King's Orders card use, battle luck against the
@@ -107,25 +102,14 @@ def dashboard(
     if problem is not None:
         err.print(f"ledger: cannot write {problem}")
         raise typer.Exit(exitcodes.UNREADABLE)
-    bar = _progress()
     steps = ("loading the tables", *dashboard_steps())
-    task = bar.add_task(steps[0], total=len(steps)) if bar else None
-    if bar:
-        bar.start()
-
-    def step(label: str) -> None:
-        if bar:
-            bar.update(task, advance=1, description=label)
-
     try:
-        tables = _tables(db, tournament, include_broken, lake)
-        report = write_dashboard(tables, out_path, step=step)
+        with ProgressBar(len(steps), steps[0]) as bar:
+            tables = _tables(db, tournament, include_broken, lake)
+            report = write_dashboard(tables, out_path, step=lambda label: bar.advance(label=label))
     except OSError as exc:
         err.print(f"ledger: cannot write {out_path}: {os_reason(exc)}; {out_path} is unchanged")
         raise typer.Exit(exitcodes.UNREADABLE)
-    finally:
-        if bar:
-            bar.stop()
     out.print(f"wrote {out_path} ({report.bytes / 1e6:.1f} MB): {plural(len(report.charts), 'chart')} over "
               f"{tables.title}" + (f"; left out for lack of data: {', '.join(report.skipped)}"
                                    if report.skipped else ""))
@@ -136,16 +120,16 @@ def dashboard(
 @app.command()
 def stats(
     ctx: typer.Context,
-    db: str = DbOpt,
-    lake: Optional[Path] = LakeOpt,
-    tournament: Optional[str] = TournamentOpt,
-    query: Optional[List[str]] = typer.Option(None, "--query", "-q",
-                                              help="Only this named query (repeatable)."),
-    include_broken: bool = IncludeBrokenOpt,
-    left_out: bool = typer.Option(False, "--left-out",
-                                  help="List the stored games the numbers leave out, and why."),
-    as_json: bool = JsonOpt,
-    as_csv: bool = CsvOpt,
+    db: DbOpt = DEFAULT_DB,
+    lake: LakeOpt = None,
+    tournament: TournamentOpt = None,
+    query: Annotated[Optional[List[str]], typer.Option(
+        "--query", "-q", help="Only this named query (repeatable).")] = None,
+    include_broken: IncludeBrokenOpt = False,
+    left_out: Annotated[bool, typer.Option(
+        "--left-out", help="List the stored games the numbers leave out, and why.")] = False,
+    as_json: Json = False,
+    as_csv: Csv = False,
 ) -> None:
     """The dashboard's numbers: every named query over the stored games (win rates, card use,
     luck, dice fairness; for Risk Legacy the `legacy_*` queries: win rates by faction and

@@ -1,6 +1,7 @@
 """`ledger campaign new | add | show | audit | next | simulate`: Risk Legacy campaigns (registered
-on the main app). Each command makes one call into ledger.campaign and turns the answer into
-output and an exit code.
+on the main app). Each command makes one call into ledger.app.campaign (where a campaign is, new
+worlds, simulations) or ledger.campaign (judging, linking) and turns the answer into output and
+an exit code.
 
 A campaign is a file (NAME.campaign.json: `new`, `add`) or the games of it in a store (`ledger
 ingest` links them; `show`, `audit`, `next` with --db NAME read it, `new --db` records its first
@@ -9,15 +10,17 @@ world)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
+from typing import Annotated, Optional
 
 import typer
 
 from engine.core.text import plural
 from ledger import exitcodes
-from ledger.cli_base import JsonOpt, _emit_json, app, err
+from ledger.app.campaign import (WorldRefused, load, new_campaign, simulate_campaign, store_of,
+                                 with_store)
+from ledger.cli_base import DbOpt, Json, LedgerTyper, _emit_json, app, err
 
-campaign_app = typer.Typer(
+campaign_app = LedgerTyper(
     name="campaign",
     help="Risk Legacy campaigns: the games of one evolving world, in order.\n\n"
          "Example: ledger campaign new earth && ledger campaign add earth game-01.jsonl",
@@ -27,120 +30,41 @@ campaign_app = typer.Typer(
 )
 app.add_typer(campaign_app, name="campaign")
 
-CampaignArg = typer.Argument(..., help="The campaign file (or its name: NAME.campaign.json), or "
-                             "with --db the name of a campaign in the store.")
-DbOpt = typer.Option(None, "--db", envvar="LEDGER_DB",
-                     help="A store (a DuckDB file or a postgresql:// URL): read the campaign NAME from its games there "
-                          "(env LEDGER_DB).")
-
-
-def _pairs(text: Optional[str], what: str) -> dict[str, str]:
-    if not text:
-        return {}
-    out = {}
-    for part in text.split(","):
-        key, sep, value = part.partition("=")
-        if not sep or not key.strip() or not value.strip():
-            err.print(f"ledger: {what} is a comma-separated list of key=value, not {text!r}")
-            raise typer.Exit(exitcodes.USAGE)
-        out[key.strip()] = value.strip()
-    return out
-
-
-def _load(arg: str):
-    from ledger.campaign import CampaignError, campaign_path, load_campaign
-    path = campaign_path(arg)
-    try:
-        return path, load_campaign(path)
-    except CampaignError as exc:
-        err.print(f"ledger: {exc}")
-        raise typer.Exit(exitcodes.UNREADABLE)
-
-
-def _store_of(arg: str, db: Optional[str]) -> Optional[str]:
-    """The store to read campaign `arg` from, or None to read a campaign file. With --db, `arg`
-    is a campaign of the store, unless the store knows no such campaign and `arg` (or
-    NAME.campaign.json) is a file. Without it, a file (or a *.json name) is a campaign file, else
-    NAME.campaign.json, else ./ledger.duckdb if present. A directory is never a campaign file
-    (#16: a folder `earth/` beside the store shadowed the stored campaign `earth`)."""
-    from ledger.campaign import campaign_path
-    given = Path(arg)
-    if db is not None:
-        if (given.is_file() or campaign_path(arg).is_file()) and not _store_knows(db, arg):
-            return None
-        return db
-    if given.suffix == ".json" or given.is_file():
-        return None
-    if campaign_path(arg).is_file() or not Path("ledger.duckdb").is_file():
-        return None
-    return "ledger.duckdb"
-
-
-def _store_knows(db: str, name: str) -> bool:
-    from ledger.store import StoreError, open_store
-    try:
-        with open_store(db, read_only=True) as store:
-            return any(c.name == name for c in store.campaigns())
-    except StoreError:
-        return False
-
-
-def _with_store(db: str, work):
-    """Run `work(store)` on the store opened read-only; a campaign it does not know is exit 2."""
-    from ledger.campaign import CampaignError
-    from ledger.cli_store import _open
-    store = _open(db, read_only=True)
-    try:
-        return work(store)
-    except CampaignError as exc:
-        err.print(f"ledger: {exc}")
-        raise typer.Exit(exitcodes.UNREADABLE)
-    finally:
-        store.close()
+CampaignArg = Annotated[str, typer.Argument(help="The campaign file (or its name: NAME.campaign.json), "
+                                            "or with --db the name of a campaign in the store.")]
 
 
 @campaign_app.command("new")
 def new(
-    name: str = typer.Argument(..., help="The campaign's name."),
-    out: Optional[Path] = typer.Option(None, "--out", "-o", help="The campaign file (default NAME.campaign.json)."),
-    powers: Optional[str] = typer.Option(None, "--powers", help="Each faction's starting power: "
-                                         "faction=power-id or faction=0|1, comma-separated (default: a coin flip)."),
-    stickers: Optional[str] = typer.Option(None, "--stickers", help="The 12 coin stickers: card=count, "
-                                           "comma-separated, e.g. A1=2,A5=2,... (default: random, as the rulebook suggests)."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the coin flips and the random stickers."),
-    db: Optional[str] = typer.Option(None, "--db", help="Create the campaign in this store (a "
-                                      "DuckDB file or a postgresql:// URL) instead of a file: its game 1 must then start "
-                                      "from this world when it is ingested."),
-    ruleset: Optional[str] = typer.Option(None, "--ruleset", help="The ruleset of the campaign "
-                                          "(default: the one ruleset that plays campaigns)."),
-    as_json: bool = JsonOpt,
+    name: Annotated[str, typer.Argument(help="The campaign's name.")],
+    out: Annotated[Optional[Path], typer.Option(
+        "--out", "-o", help="The campaign file (default NAME.campaign.json).")] = None,
+    powers: Annotated[Optional[str], typer.Option(
+        "--powers", help="Each faction's starting power: faction=power-id or faction=0|1, "
+                         "comma-separated (default: a coin flip).")] = None,
+    stickers: Annotated[Optional[str], typer.Option(
+        "--stickers", help="The 12 coin stickers: card=count, comma-separated, e.g. A1=2,A5=2,... "
+                           "(default: random, as the rulebook suggests).")] = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the coin flips and the random stickers.")] = 0,
+    db: Annotated[Optional[str], typer.Option(
+        "--db", help="Create the campaign in this store (a DuckDB file or a postgresql:// URL) "
+                     "instead of a file: its game 1 must then start from this world when it is "
+                     "ingested.")] = None,
+    ruleset: Annotated[Optional[str], typer.Option(
+        "--ruleset", help="The ruleset of the campaign (default: the one ruleset that plays "
+                          "campaigns).")] = None,
+    as_json: Json = False,
 ) -> None:
     """Start a campaign: the world customized "Before your first game".
 
     Example: ledger campaign new earth --seed 7
     """
-    from ledger.campaign import SUFFIX, save_campaign
-
-    hooks = _campaign_hooks(ruleset)
-    path = out or Path(f"{name}{SUFFIX}")
-    if db is None and path.exists():
-        err.print(f"ledger: {path} exists; a campaign is created once")
-        raise typer.Exit(exitcodes.USAGE)
-    problems, c = hooks.customize(name, seed, _pairs(powers, "--powers"),
-                                  _pairs(stickers, "--stickers") if stickers else None, None)
-    if problems:
-        for p in problems:
+    try:
+        hooks, c, path = new_campaign(name, seed, powers, stickers, ruleset=ruleset, out=out, db=db)
+    except WorldRefused as exc:
+        for p in exc.problems:
             err.print(f"ledger: {p}")
-        raise typer.Exit(exitcodes.FINDINGS)
-    if db is not None:
-        _create_in_store(db, c)
-        path = db
-    else:
-        try:
-            save_campaign(c, path)
-        except OSError as exc:
-            err.print(f"ledger: cannot write {path}: {exc}")
-            raise typer.Exit(exitcodes.UNREADABLE)
+        raise typer.Exit(exc.exit_code)
     if as_json:
         _emit_json({"file": None if db is not None else str(path), "db": str(db) if db else None,
                     "name": name, "ruleset": c.ruleset, "world": hooks.world_digest(c.world),
@@ -153,37 +77,14 @@ def new(
     typer.echo(f"next: write game 1 starting from this world (ledger campaign next {where} --players a,b,c)")
 
 
-def _campaign_hooks(ruleset: Optional[str]):
-    """The campaign hooks of `ruleset` (None: the one ruleset that plays campaigns)."""
-    from ledger.campaign import CampaignError, hooks_of
-    try:
-        return hooks_of(ruleset)
-    except CampaignError as exc:
-        err.print(f"ledger: {exc}")
-        raise typer.Exit(exitcodes.USAGE)
-
-
-def _create_in_store(db: str, c) -> None:
-    from ledger.cli_store import _open
-    from ledger.store import StoreError
-    hooks = _campaign_hooks(c.ruleset)
-    store = _open(db)
-    try:
-        store.create_campaign(c.name, c.ruleset, hooks.world_doc(c.world0),
-                              hooks.world_digest(c.world0), c.setup)
-    except StoreError as exc:
-        err.print(f"ledger: {exc}")
-        raise typer.Exit(exitcodes.USAGE)
-    finally:
-        store.close()
 
 
 @campaign_app.command("add")
 def add(
-    campaign: str = CampaignArg,
-    log: Path = typer.Argument(..., help="The game log to add as the campaign's next game."),
-    force: bool = typer.Option(False, "--force", help="Add a game with rule findings (never one from the wrong world)."),
-    as_json: bool = JsonOpt,
+    campaign: CampaignArg,
+    log: Annotated[Path, typer.Argument(help="The game log to add as the campaign's next game.")],
+    force: Annotated[bool, typer.Option("--force", help="Add a game with rule findings (never one from the wrong world).")] = False,
+    as_json: Json = False,
 ) -> None:
     """Judge a game log and add it as the campaign's next game.
 
@@ -195,7 +96,7 @@ def add(
     from ledger.campaign import add_game, save_campaign
     from replay.logfile import LogFileError
 
-    path, c = _load(campaign)
+    path, c = load(campaign)
     try:
         res = add_game(c, log, path.parent, force=force)
     except LogFileError as exc:
@@ -221,7 +122,7 @@ def add(
 
 
 @campaign_app.command("show")
-def show(campaign: str = CampaignArg, db: Optional[str] = DbOpt, as_json: bool = JsonOpt) -> None:
+def show(campaign: CampaignArg, db: DbOpt = None, as_json: Json = False) -> None:
     """The campaign's history: who won what, what each game changed, the world now.
 
     From a store (--db): the games stored as games 1, 2, ... in a row, then any stored game not
@@ -230,9 +131,9 @@ def show(campaign: str = CampaignArg, db: Optional[str] = DbOpt, as_json: bool =
     Example: ledger campaign show earth.campaign.json; ledger campaign show earth --db ledger.duckdb
     """
     from ledger.campaign import history, history_lines, stored_history, stored_history_lines
-    store_db = _store_of(campaign, db)
+    store_db = store_of(campaign, db)
     if store_db is not None:
-        told = _with_store(store_db, lambda store: (stored_history if as_json else
+        told = with_store(store_db, lambda store: (stored_history if as_json else
                                                     stored_history_lines)(store, campaign))
         if as_json:
             _emit_json(told)
@@ -240,7 +141,7 @@ def show(campaign: str = CampaignArg, db: Optional[str] = DbOpt, as_json: bool =
             for line in told:
                 typer.echo(line)
         return
-    _, c = _load(campaign)
+    _, c = load(campaign)
     if as_json:
         _emit_json(history(c))
         return
@@ -250,10 +151,10 @@ def show(campaign: str = CampaignArg, db: Optional[str] = DbOpt, as_json: bool =
 
 @campaign_app.command("audit")
 def audit(
-    campaign: str = CampaignArg,
-    extra: list[Path] = typer.Argument(None, help="Logs to check as the games that would come next."),
-    db: Optional[str] = DbOpt,
-    as_json: bool = JsonOpt,
+    campaign: CampaignArg,
+    extra: Annotated[list[Path], typer.Argument(help="Logs to check as the games that would come next.")] = None,
+    db: DbOpt = None,
+    as_json: Json = False,
 ) -> None:
     """Re-judge every game of the campaign in order: each game's findings, and whether it starts
     from the world the games before it left. Extra logs are checked as the next games (with
@@ -264,13 +165,13 @@ def audit(
     Example: ledger campaign audit earth.campaign.json game-06.jsonl; ledger campaign audit earth --db ledger.duckdb
     """
     from ledger.campaign import audit_campaign, audit_stored_campaign
-    store_db = _store_of(campaign, db)
+    store_db = store_of(campaign, db)
     if store_db is not None:
         path = f"{store_db}:{campaign}"
-        audits = _with_store(store_db, lambda store: audit_stored_campaign(store, campaign,
+        audits = with_store(store_db, lambda store: audit_stored_campaign(store, campaign,
                                                                            list(extra or [])))
     else:
-        path, c = _load(campaign)
+        path, c = load(campaign)
         audits = audit_campaign(c, path.parent, list(extra or []))
     found = any(a.findings for a in audits)
     if as_json:
@@ -289,10 +190,10 @@ def audit(
 
 @campaign_app.command("next")
 def next_game(
-    campaign: str = CampaignArg,
-    players: str = typer.Option(..., "--players", help="Player ids in clockwise seat order, comma-separated."),
-    game_id: Optional[str] = typer.Option(None, "--game", help="The new log's game id (default NAME-NN)."),
-    db: Optional[str] = DbOpt,
+    campaign: CampaignArg,
+    players: Annotated[str, typer.Option("--players", help="Player ids in clockwise seat order, comma-separated.")],
+    game_id: Annotated[Optional[str], typer.Option("--game", help="The new log's game id (default NAME-NN).")] = None,
+    db: DbOpt = None,
 ) -> None:
     """Print the first line (GameStarted) of the campaign's next game log: the campaign, the game
     number and the world it starts from (with --db: after the games stored as 1, 2, ... in a row).
@@ -301,11 +202,11 @@ def next_game(
     """
     from ledger.campaign import next_game_start, stored_campaign
     from replay.logfile import format_line, make_envelope
-    store_db = _store_of(campaign, db)
+    store_db = store_of(campaign, db)
     if store_db is not None:
-        c = _with_store(store_db, lambda store: stored_campaign(store, campaign).campaign)
+        c = with_store(store_db, lambda store: stored_campaign(store, campaign).campaign)
     else:
-        _, c = _load(campaign)
+        _, c = load(campaign)
     ids = [p.strip() for p in players.split(",") if p.strip()]
     payload = next_game_start(c, ids)
     env = make_envelope(game_id or f"{c.name}-{c.next_game:02d}", 0, "GameStarted", None, payload)
@@ -314,11 +215,11 @@ def next_game(
 
 @campaign_app.command("simulate")
 def simulate(
-    name: str = typer.Argument(..., help="The campaign's name."),
-    games: int = typer.Option(5, "--games", "-n", min=1, help="How many games."),
-    seed: int = typer.Option(0, "--seed", help="The same seed writes the same files, byte for byte."),
-    out: Path = typer.Option(Path("campaign"), "--out", "-o", help="The folder for the logs and the campaign file."),
-    as_json: bool = JsonOpt,
+    name: Annotated[str, typer.Argument(help="The campaign's name.")],
+    games: Annotated[int, typer.Option("--games", "-n", min=1, help="How many games.")] = 5,
+    seed: Annotated[int, typer.Option("--seed", help="The same seed writes the same files, byte for byte.")] = 0,
+    out: Annotated[Path, typer.Option("--out", "-o", help="The folder for the logs and the campaign file.")] = Path("campaign"),
+    as_json: Json = False,
 ) -> None:
     """Seeded bots play a whole campaign: each game starts from the world the last one left.
 
@@ -348,21 +249,3 @@ def simulate(
     for g in c.games:
         typer.echo(f"  game {g['game']}: {g['winner']} won ({g['reason']}), {plural(g['events'], 'event')}, "
                    f"{plural(len(g['changes']), 'change')} to the world")
-
-
-def simulate_campaign(name: str, games: int, seed: int, out_dir: Path, ruleset: Optional[str] = None
-                      ) -> tuple[object, list[Path]]:
-    """Write a simulated campaign's games as game-01.jsonl, game-02.jsonl, ... into `out_dir`:
-    (the campaign before game 1, the paths)."""
-    from ledger.campaign import hooks_of
-    from replay.logfile import write_log
-
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    c, played = hooks_of(ruleset).simulate(name, games, seed)
-    paths = []
-    for i, game in enumerate(played, 1):
-        path = out_dir / f"game-{i:02d}.jsonl"
-        write_log(path, game.envelopes)
-        paths.append(path)
-    return c, paths

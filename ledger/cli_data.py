@@ -6,7 +6,7 @@ loading it). Nothing here knows a game."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
@@ -15,10 +15,10 @@ from engine.core.data import DataCheck, DataErrors, DataShapeError, parse_json
 from engine.core.ruleset import Ruleset, get_ruleset, ruleset_names, rulesets
 from engine.core.text import plural
 from ledger import exitcodes
-from ledger.cli_base import JsonOpt, _emit_json, app, err, print_table
+from ledger.cli_base import Json, LedgerTyper, _emit_json, app, err, print_table
 from replay.logfile import path_problem
 
-data_app = typer.Typer(
+data_app = LedgerTyper(
     name="data", no_args_is_help=True, add_completion=False, rich_markup_mode=None,
     help="The data files a game is judged with (boards, cards): which there are, and checking one "
          "before use.\n\nExample: ledger data check my_board.json")
@@ -96,10 +96,10 @@ def _problems_of(exc: Exception) -> list[str]:
 
 @data_app.command("check")
 def check(
-    files: list[Path] = typer.Argument(..., help="One or more data files (JSON)."),
-    ruleset: Optional[str] = typer.Option(None, "--ruleset", help="The game whose data file it is (default: told by the file's \"schema\" key)."),
-    kind: Optional[str] = typer.Option(None, "--kind", help="Which of the game's data files it is, as its --<kind> option names it (board, cards, ...)."),
-    as_json: bool = JsonOpt,
+    files: Annotated[list[Path], typer.Argument(help="One or more data files (JSON).")],
+    ruleset: Annotated[Optional[str], typer.Option("--ruleset", help="The game whose data file it is (default: told by the file's \"schema\" key).")] = None,
+    kind: Annotated[Optional[str], typer.Option("--kind", help="Which of the game's data files it is, as its --<kind> option names it (board, cards, ...).")] = None,
+    as_json: Json = False,
 ) -> None:
     """Check data files alone: every problem named with its file, key and what is wrong.
 
@@ -196,7 +196,7 @@ def _print(reports: list[dict], together: list[dict]) -> None:
 
 
 @data_app.command("kinds")
-def kinds(as_json: bool = JsonOpt) -> None:
+def kinds(as_json: Json = False) -> None:
     """List the data files each game is judged with: the --<kind> option, the "schema" a file
     names, and what it is.
 

@@ -3,18 +3,20 @@ backend (a DuckDB file or a postgresql:// URL), verified by head hashes (ledger.
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 
 from ledger import exitcodes
-from ledger.cli_base import JsonOpt, _emit_json, _progress, app, err
+from ledger.cli_base import Json, ProgressBar, _emit_json, app, err
 from ledger.cli_store import _open, _shown
 
 
 @app.command()
 def migrate(
-    source: str = typer.Option(..., "--from", help="The store to copy from: a DuckDB file or a postgresql:// URL (opened read-only)."),
-    target: str = typer.Option(..., "--to", help="The store to copy into (created, or its schema migrated, if need be)."),
-    as_json: bool = JsonOpt,
+    source: Annotated[str, typer.Option("--from", help="The store to copy from: a DuckDB file or a postgresql:// URL (opened read-only).")] = ...,
+    target: Annotated[str, typer.Option("--to", help="The store to copy into (created, or its schema migrated, if need be).")] = ...,
+    as_json: Json = False,
 ) -> None:
     """Copy every game of one store into another, between DuckDB and PostgreSQL either way.
 
@@ -41,19 +43,14 @@ def migrate(
     except typer.Exit:
         src.close()
         raise
-    bar = _progress(len(src.games()), "migrating")
-    task = bar.add_task("migrate", total=len(src.games())) if bar else None
     try:
-        if bar:
-            bar.start()
-        report = migrate_store(src, dst, on_game=(lambda _: bar.advance(task)) if bar else None)
+        with ProgressBar(len(src.games()), "migrating") as bar:
+            report = migrate_store(src, dst, on_game=bar.advance)
     except StoreError as exc:
         err.print(f"ledger: migrate stopped: {exc}. The games committed before this are in "
                   f"{_shown(target)}; run the same migrate again to go on.")
         raise typer.Exit(exitcodes.UNREADABLE)
     finally:
-        if bar:
-            bar.stop()
         dst.close()
         src.close()
     if as_json:

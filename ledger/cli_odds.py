@@ -5,13 +5,13 @@ to read; the help is the hooks' own (their docstrings, and their `examples`: the
 
 from __future__ import annotations
 
-from typing import List, Optional
+from typing import Annotated, List, Optional
 
 import typer
 
 from engine.core.ruleset import get_ruleset, rulesets
 from ledger import exitcodes
-from ledger.cli_base import JsonOpt, _emit_json, app, err
+from ledger.cli_base import Json, _emit_json, app, err
 
 
 def odds_rulesets() -> list[str]:
@@ -57,10 +57,11 @@ def _command_help() -> str:
 @app.command(help=_command_help(),
              context_settings={"ignore_unknown_options": True, "allow_extra_args": False})
 def odds(
-    battle: List[str] = typer.Argument(..., help=_battle_help()),
-    ruleset: Optional[str] = typer.Option(None, "--ruleset", help="Whose rules: " + ", ".join(odds_rulesets())
-                                          + " (default: the first)."),
-    as_json: bool = JsonOpt,
+    battle: Annotated[List[str], typer.Argument(help=_battle_help())],
+    ruleset: Annotated[Optional[str], typer.Option(
+        "--ruleset", help="Whose rules: " + ", ".join(odds_rulesets())
+                                          + " (default: the first).")] = None,
+    as_json: Json = False,
 ) -> None:
     """Exact odds of a battle under the rules of a ruleset (the help is built from the rulesets)."""
     names = odds_rulesets()

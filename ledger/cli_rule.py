@@ -4,17 +4,17 @@ docs/log-format.md, "RulingRecorded")."""
 
 from __future__ import annotations
 
-import os
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 
 from engine.core.rulings import DECISIONS, ruling_line
 from engine.core.text import plural
 from ledger import exitcodes
-from ledger.cli_base import JsonOpt, _emit_json, app, err, os_reason, write_problem
+from ledger.app.db import busy_wait
+from ledger.cli_base import DbOpt, Json, _emit_json, app, err, os_reason, write_problem
 from ledger.datafiles import DataFileError, DataFiles, data_of_log, with_data_options
 from replay.logfile import LogFileError, LogRead, read_log
 
@@ -22,15 +22,15 @@ from replay.logfile import LogFileError, LogRead, read_log
 @app.command()
 @with_data_options
 def rule(
-    source: Path = typer.Argument(..., metavar="GAME_OR_FILE", help="A game log (JSONL), or the id of a game in the store."),
-    seq: int = typer.Argument(..., metavar="SEQ", help="The seq of the event the ruling answers."),
-    text: str = typer.Argument(..., metavar="TEXT", help="The ruling in words."),
-    decision: str = typer.Option("note", "--decision", "-d", help="accept (the event stands as recorded: its findings are ruled), void (the event is taken out of the game), replay-from (every event from --from up to the ruling is taken out), or note (a remark)."),
-    from_: Optional[int] = typer.Option(None, "--from", help="With void: take out every event from this one to SEQ (a whole battle); with replay-from (required): the first event taken out, up to the ruling."),
-    by: Optional[str] = typer.Option(None, "--by", help="Who rules: the organizer's or judge's name."),
-    at: Optional[str] = typer.Option(None, "--at", help="When the ruling was made (RFC 3339, e.g. 2026-03-14T21:05:00Z; default: now, UTC)."),
-    as_json: bool = JsonOpt,
-    db: Optional[Path] = typer.Option(None, "--db", envvar="LEDGER_DB", help="The store holding the game (a DuckDB file; env LEDGER_DB; default ledger.duckdb) when GAME_OR_FILE is not a file."),
+    source: Annotated[Path, typer.Argument(metavar="GAME_OR_FILE", help="A game log (JSONL), or the id of a game in the store.")],
+    seq: Annotated[int, typer.Argument(metavar="SEQ", help="The seq of the event the ruling answers.")],
+    text: Annotated[str, typer.Argument(metavar="TEXT", help="The ruling in words.")],
+    decision: Annotated[str, typer.Option("--decision", "-d", help="accept (the event stands as recorded: its findings are ruled), void (the event is taken out of the game), replay-from (every event from --from up to the ruling is taken out), or note (a remark).")] = "note",
+    from_: Annotated[Optional[int], typer.Option("--from", help="With void: take out every event from this one to SEQ (a whole battle); with replay-from (required): the first event taken out, up to the ruling.")] = None,
+    by: Annotated[Optional[str], typer.Option("--by", help="Who rules: the organizer's or judge's name.")] = None,
+    at: Annotated[Optional[str], typer.Option("--at", help="When the ruling was made (RFC 3339, e.g. 2026-03-14T21:05:00Z; default: now, UTC).")] = None,
+    as_json: Json = False,
+    db: DbOpt = None,   # the store holding the game when GAME_OR_FILE is not a file
     data_files: DataFiles = (),
 ) -> None:
     """Add an organizer's ruling on one event: a RulingRecorded line, hash-chained, at the end of the log.
@@ -109,7 +109,7 @@ def _append_stored(game_id: Path, db: Path, payload: dict, at: str | None) -> tu
     from ledger.rulings import append_to_store
     from ledger.store import GameNotFound, StoreError, load_log_from_store, open_store
     try:
-        store = open_store(db, wait=float(os.environ.get("LEDGER_DB_WAIT", 10)))
+        store = open_store(db, wait=busy_wait())
     except StoreError as exc:
         raise LogFileError(f"{game_id}: no such file, and the store cannot be opened ({exc})") from exc
     try:

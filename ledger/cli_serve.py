@@ -8,12 +8,12 @@ from typing import Optional
 import typer
 
 from ledger import exitcodes
-from ledger.cli_base import app, err
+from ledger.cli_base import DbOpt, app, err
 
 
 @app.command()
 def serve(
-    db: str = typer.Option(None, "--db", help="The store: a DuckDB file or a postgresql:// URL; default $LEDGER_DB or ledger.duckdb."),
+    db: DbOpt = None,
     host: str = typer.Option("127.0.0.1", "--host", help="The address to listen on."),
     port: int = typer.Option(8000, "--port", min=0, max=65535, help="The port to listen on."),
     rate: str = typer.Option("20/s", "--rate", help="Appends one token may make: N/s, N/min or N/h; 'off' for no limit. Over it: 429 with Retry-After. With --workers, each worker counts its own."),

@@ -14,7 +14,7 @@ from engine.core.projection import SimulatedGame
 from engine.core.ruleset import DataOption, get_ruleset, rulesets
 from engine.core.text import plural
 from ledger import exitcodes
-from ledger.cli_base import JsonOpt, _emit_json, _progress, app, err, os_reason
+from ledger.cli_base import JsonOpt, ProgressBar, _emit_json, app, err, os_reason
 from replay.logfile import write_log
 
 Simulator = Callable[[int, int], SimulatedGame]
@@ -99,27 +99,21 @@ def simulate(
         err.print(f"ledger: {name} simulations take no --{bad} option")
         raise typer.Exit(exitcodes.USAGE)
     played: list[tuple[Path, SimulatedGame]] = []
-    prog = _progress(games, "simulating")
-    if prog:
-        prog.start()
-        task = prog.add_task("simulate", total=games)
+    bar = ProgressBar(games, "simulating")
 
     def progress(done: int, total: int, game: SimulatedGame) -> None:
         played.append((out / f"game-{done:04d}.jsonl", game))
-        if prog:
-            prog.advance(task)
+        bar.advance()
 
     try:
-        simulate_games(games, seed, out, progress=progress, ruleset=name, **options)
+        with bar:
+            simulate_games(games, seed, out, progress=progress, ruleset=name, **options)
     except ValueError as exc:      # an unknown option value, refused before any file is written
         err.print(f"ledger: {exc}")
         raise typer.Exit(exitcodes.USAGE)
     except OSError as exc:
         err.print(f"ledger: cannot write to {out}: {os_reason(exc)}")
         raise typer.Exit(exitcodes.UNREADABLE)
-    finally:
-        if prog:
-            prog.stop()
     rows = [{"file": str(path), "game": g.game_id, "events": g.events, "rounds": g.rounds,
              "winner": g.winner, "reason": g.reason, "finished": g.finished} for path, g in played]
     wins = Counter(g.winner for _, g in played if g.finished)

@@ -6,11 +6,13 @@ from __future__ import annotations
 from itertools import accumulate
 from pathlib import Path
 
+from typing import Annotated
+
 import typer
 
 from engine.core.text import plural
 from ledger import exitcodes
-from ledger.cli_base import JsonOpt, _emit_json, app, err, os_reason, write_problem
+from ledger.cli_base import Json, _emit_json, app, err, os_reason, write_problem
 from replay.logfile import LogFileError, read_log, write_atomically
 
 
@@ -37,9 +39,9 @@ def split_games(path: Path) -> list[tuple[str, bytes]]:
 
 @app.command()
 def split(
-    file: Path = typer.Argument(..., help="A file holding several games, one after another."),
-    out: Path = typer.Option(..., "--out", "-o", help="The folder to write one log per game to (created if need be)."),
-    as_json: bool = JsonOpt,
+    file: Annotated[Path, typer.Argument(help="A file holding several games, one after another.")],
+    out: Annotated[Path, typer.Option("--out", "-o", help="The folder to write one log per game to (created if need be).")] = ...,
+    as_json: Json = False,
 ) -> None:
     """Split a file of concatenated games into one log per game: OUT/<game id>.jsonl, each
     game's lines exactly as they were (a sealed game stays sealed: its hashes still hold). A

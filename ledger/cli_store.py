@@ -1,73 +1,49 @@
 """`ledger ingest`, `games`, `export`, `recheck`, `check-db`: the store's commands (registered on
-the main app). Each opens the store, makes one call into ledger.store / ledger.ingest, and turns
-the answer into output and an exit code."""
+the main app). Each opens the store (ledger.app.db), makes one call into ledger.app.ingest /
+ledger.store, and turns the answer into output and an exit code."""
 
 from __future__ import annotations
 
-import os
 from enum import Enum
 from pathlib import Path
-from typing import Any, Optional
+from typing import Annotated, Any, Optional
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from engine.core.text import plural
 from ledger import exitcodes
-from ledger.cli_base import (CsvOpt, JsonOpt, _emit_json, app, emit_csv, err, os_reason,
-                             print_table, write_problem)
-
-DbOpt = typer.Option("ledger.duckdb", "--db", envvar="LEDGER_DB",
-                     help="The store: a DuckDB file or a postgresql:// URL (env LEDGER_DB).")
-
-# How long a command waits for a database file another process is writing, before it gives up
-# (env LEDGER_DB_WAIT, in seconds).
-BUSY_WAIT_SECONDS = 10.0
+from ledger.app.db import DEFAULT_DB, db_or_default, open_db
+from ledger.cli_base import (Csv, DbOpt, Json, ProgressBar, _emit_json, app, emit_csv, err,
+                             fail, os_reason, print_table, write_problem)
 
 out = Console(highlight=False, soft_wrap=True)
 
 
-def _shown(db: str) -> str:
+def _shown(db: Optional[str]) -> str:
     """The store as it may be printed (a database URL without its password)."""
-    from ledger.store import display_name
-    return display_name(db)
+    from ledger.app.db import shown
+    return shown(db_or_default(db))
 
 
-def _open(db: str, *, read_only: bool = False, must_exist: bool = False):
-    """The store at `db` (a file, created when a writer opens a missing one unless
-    `must_exist`; or a database URL), or a message and exit 2."""
-    from ledger.store import StoreError, open_store, store_missing
-    if must_exist and store_missing(db):
-        err.print(f"ledger: {db}: no such file (no store at this path; ledger ingest creates one)")
-        raise typer.Exit(exitcodes.UNREADABLE)
+def _open(db: Optional[str], *, read_only: bool = False, must_exist: bool = False):
+    """The store at `db` (ledger.app.db.open_db; None: ./ledger.duckdb), or its message and exit
+    code (2; a LEDGER_DB_WAIT that is no number: usage, 2)."""
+    from engine.core.errors import LedgerError
     try:
-        wait = float(os.environ.get("LEDGER_DB_WAIT", BUSY_WAIT_SECONDS))
-        return open_store(db, read_only=read_only, wait=wait)
-    except ValueError:
-        err.print(f"ledger: LEDGER_DB_WAIT must be a number of seconds, not "
-                  f"{os.environ['LEDGER_DB_WAIT']!r}")
-        raise typer.Exit(exitcodes.USAGE)
-    except StoreError as exc:
-        err.print(f"ledger: {exc}")
-        raise typer.Exit(exitcodes.UNREADABLE)
-
-
-def _bar(total: int, label: str) -> Progress | None:
-    if total < 2 or not err.is_terminal:
-        return None
-    return Progress(TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-                    console=err, transient=True)
+        return open_db(db_or_default(db), read_only=read_only, must_exist=must_exist)
+    except LedgerError as exc:
+        fail(exc)
 
 
 @app.command()
 def ingest(
-    paths: list[Path] = typer.Argument(..., help="Log files, or folders to search for *.jsonl."),
-    db: str = DbOpt,
-    tournament: Optional[str] = typer.Option(None, "--tournament", "-T", help="File the new games under this tournament (created if need be); `ledger dashboard --tournament` shows it alone."),
-    jobs: Optional[int] = typer.Option(None, "--jobs", "-j", min=1, help="Worker processes that read and judge logs while the store writes (default: one per core from 4 cores up, else 1: none). The store ends up the same either way."),
-    as_json: bool = JsonOpt,
+    paths: Annotated[list[Path], typer.Argument(help="Log files, or folders to search for *.jsonl.")],
+    db: DbOpt = DEFAULT_DB,
+    tournament: Annotated[Optional[str], typer.Option("--tournament", "-T", help="File the new games under this tournament (created if need be); `ledger dashboard --tournament` shows it alone.")] = None,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, help="Worker processes that read and judge logs while the store writes (default: one per core from 4 cores up, else 1: none). The store ends up the same either way.")] = None,
+    as_json: Json = False,
 ) -> None:
     """Store game logs in the database, judged by the engine: each game whole or not at all.
 
@@ -84,27 +60,12 @@ def ingest(
 
     Example: ledger ingest sample_logs/ --db ledger.duckdb; ledger ingest club-games/ --jobs 4
     """
-    from ledger.ingest import ingest_paths, log_paths
-    from ledger.parallel import default_ingest_jobs
-    from ledger.store import StoreError
+    from ledger.app.ingest import ingest_logs, log_files
 
-    files = log_paths(paths)
-    store = _open(db)
-    bar = _bar(len(files), "ingesting")
-    task = bar.add_task("ingest", total=len(files)) if bar else None
-    try:
-        if bar:
-            bar.start()
-        report = ingest_paths(store, files, tournament=tournament, jobs=jobs or default_ingest_jobs(),
-                              on_read=(lambda _: bar.advance(task)) if bar else None)
-    except StoreError as exc:
-        err.print(f"ledger: ingest stopped: {exc}. Games committed before this are stored; "
-                  f"run the same ingest again to go on (it is idempotent).")
-        raise typer.Exit(exitcodes.UNREADABLE)
-    finally:
-        if bar:
-            bar.stop()
-        store.close()
+    files = log_files(paths)
+    with ProgressBar(len(files), "ingesting") as bar:
+        report = ingest_logs(db_or_default(db), files, tournament=tournament, jobs=jobs,
+                             on_read=bar.advance)
     if as_json:
         _emit_json({"db": _shown(db), **report.as_dict()})
     else:
@@ -163,7 +124,7 @@ def _print_campaigns(report: Any) -> None:
 
 
 @app.command()
-def games(db: str = DbOpt, as_json: bool = JsonOpt, as_csv: bool = CsvOpt) -> None:
+def games(db: DbOpt = DEFAULT_DB, as_json: Json = False, as_csv: Csv = False) -> None:
     """List the stored games: date, players, the rules' winner, rounds, events, findings, and
     for Risk Legacy games their campaign and game number (and how they link, if not cleanly).
     Piped, the table is plain text with every id whole; --json and --csv are for scripts.
@@ -238,14 +199,15 @@ class ExportFormat(str, Enum):
 
 @app.command()
 def export(
-    game_id: Optional[str] = typer.Argument(None, help="The game to export (or --all)."),
-    all_games: bool = typer.Option(False, "--all", help="Export every stored game."),
-    fmt: ExportFormat = typer.Option(ExportFormat.jsonl, "--format", help="jsonl or parquet."),
-    out_path: Path = typer.Option(..., "--out", "-o", help="A file (one game as JSONL) or a folder."),
-    db: str = DbOpt,
-    prune: bool = typer.Option(False, "--prune", help="Parquet lake: also remove the games the "
-                               "store no longer has (kept by default: a lake may gather several stores)."),
-    as_json: bool = JsonOpt,
+    game_id: Annotated[Optional[str], typer.Argument(help="The game to export (or --all).")] = None,
+    all_games: Annotated[bool, typer.Option("--all", help="Export every stored game.")] = False,
+    fmt: Annotated[ExportFormat, typer.Option("--format", help="jsonl or parquet.")] = ExportFormat.jsonl,
+    out_path: Annotated[Path, typer.Option("--out", "-o", help="A file (one game as JSONL) or a folder.")] = ...,
+    db: DbOpt = DEFAULT_DB,
+    prune: Annotated[bool, typer.Option(
+        "--prune", help="Parquet lake: also remove the games the store no longer has (kept by "
+                        "default: a lake may gather several stores).")] = False,
+    as_json: Json = False,
 ) -> None:
     """Export stored games: JSONL exactly as logged (byte for byte), or a Parquet lake for
     `ledger stats --lake`, `ledger dashboard --lake`, DuckDB, Spark or Trino.
@@ -326,7 +288,7 @@ def export(
 
 
 @app.command()
-def recheck(db: str = DbOpt, as_json: bool = JsonOpt) -> None:
+def recheck(db: DbOpt = DEFAULT_DB, as_json: Json = False) -> None:
     """Judge every stored game again with the current engine; list the games whose findings or
     result changed. Each game keeps the engine version it was last judged with.
 
@@ -337,15 +299,8 @@ def recheck(db: str = DbOpt, as_json: bool = JsonOpt) -> None:
     store = _open(db, must_exist=True)
     try:
         total = len(store.games())
-        bar = _bar(total, "rechecking")
-        task = bar.add_task("recheck", total=total) if bar else None
-        if bar:
-            bar.start()
-        try:
-            changes = store.recheck(on_game=(lambda _: bar.advance(task)) if bar else None)
-        finally:
-            if bar:
-                bar.stop()
+        with ProgressBar(total, "rechecking") as bar:
+            changes = store.recheck(on_game=bar.advance)
     except StoreError as exc:
         err.print(f"ledger: recheck stopped: {exc}")
         raise typer.Exit(exitcodes.UNREADABLE)
@@ -361,7 +316,7 @@ def recheck(db: str = DbOpt, as_json: bool = JsonOpt) -> None:
 
 
 @app.command("check-db")
-def check_db(db: str = DbOpt, as_json: bool = JsonOpt) -> None:
+def check_db(db: DbOpt = DEFAULT_DB, as_json: Json = False) -> None:
     """Check the store's integrity: every game's events contiguous from seq 0, each line matching
     its hash, chain links valid, heads and counts matching the games table. Exit 0 or 1.
 
@@ -392,17 +347,12 @@ def _export_lake(db: str, lake: Path, game_id: Optional[str], prune: bool, as_js
     from ledger.store import GameNotFound, StoreError
 
     store = _open(db, read_only=True)
-    bar: list[Any] = []
+    bar: list[ProgressBar] = []        # made when the export knows how many games it writes
 
     def progress(done: int, total: int) -> None:
         if not bar:
-            made = _bar(total, "exporting")
-            bar.append(made)
-            if made is not None:
-                made.start()
-                made.add_task("export", total=total)
-        if bar[0] is not None:
-            bar[0].update(bar[0].task_ids[0], completed=done)
+            bar.append(ProgressBar(total, "exporting").__enter__())
+        bar[0].update(completed=done)
 
     try:
         report = export_lake(store, lake, game_id=game_id, prune=prune, on_progress=progress)
@@ -417,8 +367,8 @@ def _export_lake(db: str, lake: Path, game_id: Optional[str], prune: bool, as_js
                   f"{': ' if exc.filename else ''}{os_reason(exc)}; the lake is as it was")
         raise typer.Exit(exitcodes.UNREADABLE)
     finally:
-        if bar and bar[0] is not None:
-            bar[0].stop()
+        if bar:
+            bar[0].__exit__(None, None, None)
         store.close()
     if as_json:
         _emit_json({"db": str(db), **report.as_dict()})

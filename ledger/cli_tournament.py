@@ -5,18 +5,18 @@ output and an exit code (docs/tournament.md)."""
 from __future__ import annotations
 
 import json
-import os
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Iterator, Optional
+from typing import Annotated, Any, Iterator, Optional
 
 import typer
 
 from ledger import exitcodes
-from ledger.cli_base import JsonOpt, _emit_json, app, err
+from ledger.app.db import busy_wait
+from ledger.cli_base import DbOpt, Json, LedgerTyper, _emit_json, app, err
 from ledger.datafiles import DataFileError, DataFiles, with_data_options
 
-tournament_app = typer.Typer(
+tournament_app = LedgerTyper(
     name="tournament",
     help="Tournament organizers: check a whole event's results sheet against its game logs.\n\n"
          "Example: ledger tournament check results.csv logs/",
@@ -26,15 +26,13 @@ tournament_app = typer.Typer(
 )
 app.add_typer(tournament_app, name="tournament")
 
-LogsArg = typer.Argument(None, help="Game logs: files, or folders (every *.jsonl under them), to "
-                         "find each table's log in by the log column or by its players.")
-DbOpt = typer.Option(None, "--db", envvar="LEDGER_DB",
-                     help="A store (a DuckDB file or a postgresql:// URL) whose games a line may name by id, or be matched "
-                          "with by its players (env LEDGER_DB).")
-TournamentOpt = typer.Option(None, "--tournament", "-T",
-                             help="With --db: only the store's games of this tournament (as "
-                                  "`ledger ingest --tournament` filed them); those on no line of "
-                                  "the sheet are reported as tables missing from it.")
+LogsArg = Annotated[Optional[list[Path]], typer.Argument(
+    help="Game logs: files, or folders (every *.jsonl under them), to find each table's log in by "
+         "the log column or by its players.")]
+TournamentOpt = Annotated[Optional[str], typer.Option(
+    "--tournament", "-T",
+    help="With --db: only the store's games of this tournament (as `ledger ingest --tournament` "
+         "filed them); those on no line of the sheet are reported as tables missing from it.")]
 
 
 def _say(message: str) -> None:
@@ -52,7 +50,7 @@ def _store(db: Optional[str]) -> Iterator[Any]:
         _say(f"ledger: --db {db}: no such store")
         raise typer.Exit(exitcodes.UNREADABLE)
     try:
-        store = open_store(db, read_only=True, wait=float(os.environ.get("LEDGER_DB_WAIT", 10)))
+        store = open_store(db, read_only=True, wait=busy_wait())
     except StoreError as exc:
         _say(f"ledger: --db {db}: the store cannot be opened ({exc})")
         raise typer.Exit(exitcodes.UNREADABLE)
@@ -65,22 +63,23 @@ def _store(db: Optional[str]) -> Iterator[Any]:
 @tournament_app.command("check")
 @with_data_options
 def check(
-    sheet: Path = typer.Argument(..., help="The results sheet: CSV (or JSON) with the columns "
-                                 "round, table, players (';'-separated, seat order), winner "
-                                 "(';' for a shared win, empty for no result); optional log, "
-                                 "ruleset and score columns (e.g. crowns, red_stars)."),
-    logs: Optional[list[Path]] = LogsArg,
-    db: Optional[str] = DbOpt,
-    tournament: Optional[str] = TournamentOpt,
-    scoring: Optional[Path] = typer.Option(None, "--scoring", help="The event's scoring (TOML or "
-                                           "JSON): points for a win, a shared win, a loss, points "
-                                           "per value, tie-breaks; default: each ruleset's own."),
-    as_json: bool = typer.Option(False, "--json", help="The report as JSON on stdout, with every "
-                                 "log's chain head and the rulesets' data digests (for `ledger "
-                                 "tournament recheck`)."),
-    html_out: Optional[Path] = typer.Option(None, "--html", help="Also write the report as one "
-                                            "offline HTML page to post: tables, problems, standings."),
-    brief: bool = typer.Option(False, "--brief", help="One line per table, without its checks."),
+    sheet: Annotated[Path, typer.Argument(
+        help="The results sheet: CSV (or JSON) with the columns round, table, players "
+             "(';'-separated, seat order), winner (';' for a shared win, empty for no result); "
+             "optional log, ruleset and score columns (e.g. crowns, red_stars).")],
+    logs: LogsArg = None,
+    db: DbOpt = None,   # a store whose games a line may name by id, or be matched with by its players
+    tournament: TournamentOpt = None,
+    scoring: Annotated[Optional[Path], typer.Option(
+        "--scoring", help="The event's scoring (TOML or JSON): points for a win, a shared win, "
+                          "a loss, points per value, tie-breaks; default: each ruleset's own.")] = None,
+    as_json: Annotated[bool, typer.Option(
+        "--json", help="The report as JSON on stdout, with every log's chain head and the "
+                       "rulesets' data digests (for `ledger tournament recheck`).")] = False,
+    html_out: Annotated[Optional[Path], typer.Option(
+        "--html", help="Also write the report as one offline HTML page to post: tables, "
+                       "problems, standings.")] = None,
+    brief: Annotated[bool, typer.Option("--brief", help="One line per table, without its checks.")] = False,
     data_files: DataFiles = (),
 ) -> None:
     """Check every table of a results sheet against its game log, and compute the standings.
@@ -143,12 +142,12 @@ def check(
 @tournament_app.command("recheck")
 @with_data_options
 def recheck(
-    report_file: Path = typer.Argument(..., help="A report written by `ledger tournament check "
-                                       "--json`."),
-    logs: Optional[list[Path]] = LogsArg,
-    db: Optional[str] = DbOpt,
-    tournament: Optional[str] = TournamentOpt,
-    as_json: bool = JsonOpt,
+    report_file: Annotated[Path, typer.Argument(
+        help="A report written by `ledger tournament check --json`.")],
+    logs: LogsArg = None,
+    db: DbOpt = None,   # a store whose games a line may name by id, or be matched with by its players
+    tournament: TournamentOpt = None,
+    as_json: Json = False,
     data_files: DataFiles = (),
 ) -> None:
     """Recompute a saved report from the logs and say whether it still stands.

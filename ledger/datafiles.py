@@ -11,7 +11,9 @@ from typing import Any, Callable, Mapping, Optional
 
 import typer
 
+from engine.core.errors import LedgerError
 from engine.core.ruleset import DataOption, Ruleset, rulesets
+from ledger import exitcodes
 from replay.logfile import path_problem
 
 DataFiles = tuple[tuple[str, str], ...]
@@ -20,8 +22,10 @@ DataFiles = tuple[tuple[str, str], ...]
 _LOADED: dict[tuple[str, DataFiles], Any] = {}
 
 
-class DataFileError(ValueError):
+class DataFileError(LedgerError, ValueError):
     """A data file that does not fit the log (another game's option) or cannot be loaded."""
+
+    exit_code = exitcodes.UNREADABLE
 
 
 def all_data_options() -> list[DataOption]:
@@ -36,7 +40,7 @@ def all_data_options() -> list[DataOption]:
 def with_data_options(fn: Callable[..., Any]) -> Callable[..., Any]:
     """`fn` offered with one `--<key> FILE` option per data option, passed to it as `data_files`."""
     options = all_data_options()
-    sig = inspect.signature(fn)
+    sig = inspect.signature(fn, eval_str=True)   # Annotated options kept as objects, not text
     kept = [p for p in sig.parameters.values() if p.name != "data_files"]
     extra = [inspect.Parameter(f"data_{o.key.replace('-', '_')}", inspect.Parameter.KEYWORD_ONLY,
                                default=typer.Option(None, f"--{o.key}", help=o.help),

@@ -18,7 +18,9 @@ from typing import Any, Iterable
 
 from pydantic import ValidationError
 
+from engine.core.errors import LedgerError
 from engine.core.record import event_hash, make_envelope
+from ledger import exitcodes
 from engine.core.rulings import RULING_EVENT, RulingRecorded, ruling_problem
 from replay.logfile import LogRead, format_line, read_log, write_atomically
 
@@ -28,13 +30,15 @@ _NO_END = ("LOG-TRUNCATED", "LOG-MANY-GAMES", "LOG-NOT-A-LOG", "LOG-EMPTY")
 STORE_TRIES = 5
 
 
-class RulingRefused(Exception):
+class RulingRefused(LedgerError):
     """A ruling that is not added: the message says why. `no_such`: it names an event the game
     does not have; `malformed`: the log cannot take another line."""
 
     def __init__(self, message: str, *, no_such: bool = False, malformed: bool = False):
         super().__init__(message)
         self.no_such, self.malformed = no_such, malformed
+        self.exit_code = (exitcodes.NO_SUCH if no_such else exitcodes.MALFORMED if malformed
+                          else exitcodes.USAGE)
 
 
 def now_text() -> str:

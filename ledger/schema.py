@@ -1,13 +1,15 @@
-"""JSON Schema of a log line, generated from the envelope and the ruleset's payload models (and the
-log format's own RulingRecorded)."""
+"""JSON Schema of a log line, generated from the envelope (engine/core/envelope.py: the one
+definition the log reader checks too) and the ruleset's payload models (and the log format's own
+RulingRecorded)."""
 
 from __future__ import annotations
 
-from typing import Literal, Optional, Union
+from typing import Union
 
-from pydantic import ConfigDict, Field, TypeAdapter, create_model
+from pydantic import TypeAdapter
 
 from engine import get_ruleset
+from engine.core.envelope import envelope_model
 from engine.core.rulings import RULING_EVENT, RulingRecorded
 from engine.core.ruleset import ruleset_names
 
@@ -37,18 +39,6 @@ def _line_models(ruleset: str, prefix: str) -> list:
     # a ruling is the log format's, in every game's log (engine/core/rulings.py)
     payloads = {**rs.payload_models, RULING_EVENT: RulingRecorded}
     for type_name, payload in payloads.items():
-        model = create_model(
-            prefix + type_name + "Line",
-            __config__=ConfigDict(extra="forbid", title=type_name),
-            v=(Literal[1], Field(description="log format version")),
-            game=(str, Field(min_length=1, description="game id, the same on every line")),
-            seq=(int, Field(ge=0, description="0 for the first event, then +1 per event")),
-            type=(Literal[type_name], ...),  # type: ignore[valid-type]
-            actor=(Optional[str], Field(description="the acting player's id; null for the table")),
-            at=(Optional[str], Field(None, description="RFC 3339 timestamp (optional)")),
-            payload=(payload, ...),
-            prev=(Optional[str], Field(None, description="hash of the previous event; null on seq 0")),
-            hash=(Optional[str], Field(None, description="sha256 of this line's canonical JSON without 'hash'")),
-        )
-        variants.append(model)
+        # the envelope is engine/core/envelope.py's, the one the log reader checks
+        variants.append(envelope_model(type_name, payload, prefix + type_name + "Line"))
     return variants

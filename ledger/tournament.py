@@ -6,7 +6,7 @@ there but whose line is not; and the standings from the results that stand. docs
     check_event(sheet, logs, store=None, scoring=None) -> TournamentReport
     recheck_report(document, logs, store=None) -> Recheck    a saved --json report, recomputed
 
-Judging is replay.judge's and the organizer's answer per log is ledger.verdict's (the same as
+Judging is replay.judge's and the organizer's answer per log is ledger.app.verify's (the same as
 `ledger verify`); what a game scores comes through its ruleset's `scoring` hook. Nothing here
 knows a game.
 """
@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from engine.core.errors import LedgerError
 from engine.core.ruleset import Ruleset, get_ruleset, ruleset_names
 from ledger import exitcodes
 from ledger.datafiles import DataFiles, data_for
@@ -27,7 +28,7 @@ from ledger.tournament_scoring import (
 from ledger.tournament_sheet import (
     Sheet, SheetError, SheetLine, natural_key, same_key, sheet_from_rows,
 )
-from ledger.verdict import verdict
+from ledger.app.verify import verdict
 from replay.judge import Finding, Judgement, judge
 from replay.logfile import LogFileError, LogRead, read_log
 
@@ -865,7 +866,7 @@ def _results(tables: list[TableCheck]) -> tuple[list[Played], list[tuple[str, st
 
 # --- a saved report, checked again ---------------------------------------------------------------
 
-class ReportError(Exception):
+class ReportError(LedgerError):
     """A file that is not a report `ledger tournament check --json` wrote."""
 
 

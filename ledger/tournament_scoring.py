@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from engine.core.errors import LedgerError
 from engine.core.ruleset import get_ruleset, ruleset_names
 from engine.core.scoring import SHARED_WIN_SPLIT
 
@@ -32,7 +33,7 @@ BUILT_IN_TIE_BREAKS = {"wins": "Wins", "opponents": "Opponents' points"}
 POINT_KEYS = ("win", "shared_win", "loss", "points_per")
 
 
-class ScoringError(Exception):
+class ScoringError(LedgerError):
     """A scoring file that cannot be read or says something this ledger cannot use."""
 
 

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
+from engine.core.errors import LedgerError
 from engine.core.ruleset import rulesets
 
 REQUIRED = ("round", "table", "players", "winner")
@@ -31,7 +32,7 @@ OPTIONAL = ("log", "ruleset")
 SEPARATOR = ";"
 
 
-class SheetError(Exception):
+class SheetError(LedgerError):
     """The sheet cannot be read at all (missing, a directory, not UTF-8, empty, no header, a
     required column missing): the message names the file and what to do."""
 

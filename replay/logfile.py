@@ -34,6 +34,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from engine.core.canonical import canonical_json
+from engine.core.envelope import ENVELOPE, ENVELOPE_KEYS, FIELDS, MAX_SEQ, REQUIRED_KEYS  # noqa: F401  (re-exported)
+from engine.core.errors import LedgerError
 from engine.core.text import seq_text
 from engine.core.record import FORMAT_VERSION, event_hash, make_envelope, seal  # noqa: F401  (re-exported)
 
@@ -42,9 +44,6 @@ try:  # a dependency; the reader gives the same results without it, only slower
 except ImportError:  # pragma: no cover
     orjson = None
 
-
-# The envelope keys, in the order a line is written.
-ENVELOPE_KEYS = ("v", "game", "seq", "type", "actor", "at", "payload", "prev", "hash")
 
 # Every problem the reader reports, by rule id.
 LOG_RULES: dict[str, str] = {
@@ -73,21 +72,12 @@ CHAIN_BREAKING_RULES = frozenset(
     {"LOG-HASH", "LOG-CHAIN", "LOG-SEQ-GAP", "LOG-SEQ-ORDER", "LOG-SEQ-DUPLICATE", "LOG-FIRST-SEQ"}
 )
 
-# The largest seq: the largest integer every JSON reader reads exactly (RFC 8259, section 6)
-MAX_SEQ = 2**53 - 1
-
+# The envelope, as engine/core/envelope.py defines it: the keys, the required ones, each value in
+# words. The fast check in _check_lines spells the same rules out by hand (tests/test_envelope.py
+# checks that it agrees with the definition).
 _KNOWN_KEYS = frozenset(ENVELOPE_KEYS)
-_REQUIRED_KEYS = ("v", "game", "seq", "type", "actor", "payload")
-_EXPECTED = {
-    "v": f"the int {FORMAT_VERSION}",
-    "game": "a non-empty string (the game id)",
-    "seq": f"an int from 0 to {MAX_SEQ:,} (2**53 - 1)",
-    "type": "a non-empty string (the event type)",
-    "actor": "a string (a player id) or null",
-    "payload": "a JSON object",
-    "prev": "the previous event's hash (a string) or null",
-    "hash": "a hex SHA-256 string",
-}
+_REQUIRED_KEYS = REQUIRED_KEYS
+_EXPECTED = {f.name: f.expected for f in ENVELOPE}
 _EXCERPT_CHARS = 60
 
 
@@ -242,7 +232,7 @@ class LogRead:
         return len(self.game_starts) or (1 if self.events else 0)
 
 
-class LogFileError(Exception):
+class LogFileError(LedgerError):
     """The file cannot be read at all: missing, a directory, no permission, not UTF-8 text."""
 
 
@@ -685,19 +675,8 @@ def _json_kind(value: Any) -> str:
 
 
 def _is_valid(key: str, value: Any) -> bool:
-    if key == "v":
-        return type(value) is int and value == FORMAT_VERSION
-    if key in ("game", "type"):
-        return type(value) is str and value != ""
-    if key == "seq":
-        return type(value) is int and 0 <= value <= MAX_SEQ
-    if key == "actor":
-        return value is None or type(value) is str
-    if key == "payload":
-        return type(value) is dict
-    if key == "prev":
-        return value is None or type(value) is str
-    return type(value) is str  # "hash"
+    """Is `value` a value of envelope key `key` (engine/core/envelope.py)?"""
+    return FIELDS[key].accepts(value)
 
 
 def _envelope_faults(envelope: dict) -> tuple[list[str], bool]:

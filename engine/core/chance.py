@@ -24,12 +24,13 @@ from __future__ import annotations
 
 from typing import Callable, Iterator, Sequence, TypeVar
 
+from engine.core.errors import LedgerError
 from engine.core.text import plural
 
 T = TypeVar("T")
 
 
-class DrawError(ValueError):
+class DrawError(LedgerError, ValueError):
     """The dice recorded with a draw are not the ones the draw rule consumes."""
 
 

@@ -11,14 +11,17 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, TypeVar
 
 from engine.core.canonical import canonical_json, sha256_hex
+from engine.core.errors import LedgerError
 
 T = TypeVar("T")
 
 
-class DataShapeError(ValueError):
+class DataShapeError(LedgerError, ValueError):
     """A data file that cannot be read as its loader needs: not JSON, or a key missing or of the
     wrong kind. The message names the file and the key ("board.json: territories[3].city.tax:
     expected a whole number, found 'three' (a string)")."""
+
+    exit_code = 7   # ledger.exitcodes.INVALID_DATA: readable, but wrong
 
 
 class DataErrors(DataShapeError):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.core.canonical import canonical_json, sha256_hex
+from engine.core.errors import LedgerError
 
 FORMAT_VERSION = 1
 
@@ -69,7 +70,7 @@ class LogRecorder:
         return seal(self.envelopes)
 
 
-class SimulationError(RuntimeError):
+class SimulationError(LedgerError, RuntimeError):
     """A bot chose a move the rules refuse (a bug in a simulator, never in a log)."""
 
 

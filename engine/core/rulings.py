@@ -27,6 +27,7 @@ from typing import Any, Callable, Iterable, Literal
 
 from pydantic import Field, field_validator, model_validator
 
+from engine.core.envelope import MAX_SEQ
 from engine.core.payloads import Payload
 
 RULING_EVENT = "RulingRecorded"
@@ -40,7 +41,6 @@ TAKES_OUT = frozenset({VOID, REPLAY_FROM})
 """The decisions that take events out of the game (and so change how the rest is judged)."""
 
 MAX_TEXT = 4000
-MAX_SEQ = 2**53 - 1
 
 
 class RulingRecorded(Payload):

@@ -11,24 +11,25 @@ from engine.core.judging import bad_faces, seat_ordered
 from engine.core.text import plural
 from engine.risk_europe.state import Battle, PlayerId, State, Terr, Units, evolve as replace
 from engine.risk_europe.common import (
-    _Ctx, has_tile, _name, RANK_DICE_PER_UNIT, RANK_HITS_ON, RANK_NAME, RANK_UNIT, _resolve, _roll,
-    _units,
+    _Ctx, GENERAL_DICE, GENERAL_RANK, has_tile, _name, RANK_DICE_PER_UNIT, RANK_HITS_ON, RANK_NAME,
+    RANK_UNIT, _resolve, _roll, _units,
 )
+from engine.risk_europe.tables import TABLES
 from engine.risk_europe.rounds import _end_round
 
 
 def _first_rank(att: Units, dfn: Units, start: int) -> int:
-    for r in range(start, 4):
+    for r in range(start, GENERAL_RANK):
         unit = RANK_UNIT[r]
         if getattr(att, unit) or getattr(dfn, unit):
             return r
-    return 4
+    return GENERAL_RANK
 
 
 def expected_dice(rank: int, att: Units, dfn: Units) -> tuple[int, int]:
     """Dice each side rolls in a rank of the Ranked Attack Order (RE-BATTLE-DICE)."""
-    if rank == 4:
-        return min(3, att.total), min(2, dfn.total)
+    if rank == GENERAL_RANK:
+        return min(GENERAL_DICE[0], att.total), min(GENERAL_DICE[1], dfn.total)
     unit = RANK_UNIT[rank]
     k = RANK_DICE_PER_UNIT[rank]
     return k * getattr(att, unit), k * getattr(dfn, unit)
@@ -36,7 +37,7 @@ def expected_dice(rank: int, att: Units, dfn: Units) -> tuple[int, int]:
 
 def rank_hits(rank: int, att_dice, def_dice) -> tuple[int, int]:
     """(hits scored by the attacker, hits scored by the defender) in one rank (RE-BATTLE-HITS)."""
-    if rank == 4:
+    if rank == GENERAL_RANK:
         return highest_against_highest(sorted(att_dice, reverse=True), sorted(def_dice, reverse=True))
     need = RANK_HITS_ON[rank]
     return sum(1 for x in att_dice if x >= need), sum(1 for y in def_dice if y >= need)
@@ -219,7 +220,7 @@ def _battle_next(s: State, c: _Ctx) -> State:
     x = s.terr[b.territory]
     if x.units.total == 0 or x.attacker_units.total == 0:
         return _battle_end(s, c)
-    if b.rank < 4:
+    if b.rank < GENERAL_RANK:
         rank = _first_rank(x.attacker_units, x.units, b.rank + 1)
         b = b._replace(rank=rank, stage="roll", rolls=((), ()), owed=())
     else:
@@ -255,8 +256,9 @@ def _battle_end(s: State, c: _Ctx) -> State:
         c.note(f"{b.attacker} takes {t} from {b.defender}" + (": " + ", ".join(taken) if taken else ""))
         if has_tile(s, b.attacker, "Stockholm"):
             ps = players[b.attacker]
-            players[b.attacker] = ps._replace(coins=ps.coins + 4)
-            c.note(f"Stockholm tile (Raid & Pillage): {b.attacker} collects 4 coins")
+            players[b.attacker] = ps._replace(coins=ps.coins + TABLES.stockholm_coins)
+            c.note(f"Stockholm tile (Raid & Pillage): {b.attacker} collects "
+                   f"{TABLES.stockholm_coins} coins")
     f = s.flow
     s = replace(s, terr=terr, players=players, battle=None, fought=s.fought + (t,), last_battle=(t, winner),
                 last_battle_at=(f.phase, f.round, f.turn))

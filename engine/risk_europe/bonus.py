@@ -8,6 +8,7 @@ from engine.core.events import Event
 from engine.core.judging import bad_faces
 from engine.risk_europe.state import State, Terr, Units, evolve as replace
 from engine.risk_europe.common import _Ctx, _name, reserve, _resolve, _roll, SIEGE_HITS_ON, _units
+from engine.risk_europe.tables import TABLES
 from engine.risk_europe.orders import _turn_precheck
 
 
@@ -38,7 +39,7 @@ def _fortified(s: State, e: Event, c: _Ctx) -> State | None:
         return c.skip("RE-FORTIFY", f"{actor} does not control {t} (held by {_name(s, x.owner)})")
     if not (t in s.data.cities or x.castle):
         c.bad("RE-FORTIFY", f"{t} is neither a city nor a castle territory")
-    want = 4 if x.castle else 3
+    want = TABLES.fortify_footmen[1] if x.castle else TABLES.fortify_footmen[0]
     add = min(want, reserve(s, actor).footman)
     if e.payload.footmen is not None and e.payload.footmen != add:
         c.claim("RE-CLAIM", f"{actor} claims {e.payload.footmen} Footmen fortify {t}; the rules give {add}")
@@ -75,7 +76,7 @@ def _siege_assaulted(s: State, e: Event, c: _Ctx) -> State | None:
             c.bad("RE-SIEGE-TARGET", f"{target} is not adjacent to {frm}")
     if dst.is_disputed:
         c.bad("RE-SIEGE-TARGET", f"{target} is in dispute; siege assaults may not be made into a disputed territory")
-    n = 2 * src.units.siege
+    n = TABLES.siege_dice_per_siege * src.units.siege
     c.note(f"{actor} siege-assaults {target} ({dst.owner}) from {frm}: {n} dice, hits on 3+")
     return replace(s, flow=s.flow._replace(bonus_used=True, pending=("siege_dice", frm, target, n)))
 

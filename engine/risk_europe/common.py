@@ -1,8 +1,9 @@
 """What every chapter of the Risk Europe rules asks of the state, and the small helpers they share.
 
 Derived facts (crowns, territories, units in reserve, the supply line and Tax Value of a city,
-City Bonus Tiles), the rule tables the chapters use (costs: "Spending Coins" p.14; the battle
-ranks: "Battles in Disputed Territories" p.15-18; the Tax tiles: "City Bonus Tiles" p.22), the
+City Bonus Tiles), the rule tables the chapters use (read from data/rule_tables.json by
+engine/risk_europe/tables.py: costs, "Spending Coins" p.14; the battle ranks, "Battles in
+Disputed Territories" p.15-18; the Tax tiles, "City Bonus Tiles" p.22), the
 judging context (`_Ctx`) and the helpers for names, dice and draws. Imports no chapter module.
 """
 
@@ -14,27 +15,32 @@ from engine.core.rules import Verdicts
 from engine.risk_europe.board import Territory
 from engine.risk_europe.rules import RULES
 from engine.risk_europe.state import PlayerId, State, Units, evolve as replace, new_units
+from engine.risk_europe.tables import TABLES
 
 
 V = RULES.violation
 
-COST = {"footman": 1, "archer": 2, "cavalry": 3, "siege": 10, "castle": 12, "crown_card": 10}
+# The rule tables that are numbers come from data/rule_tables.json (engine/risk_europe/tables.py),
+# each with its rulebook section there.
+COST = TABLES.costs
 
-RANK_UNIT = {1: "siege", 2: "archer", 3: "cavalry"}
+RANK_UNIT = {r.rank: r.unit for r in TABLES.ranks}
 
-RANK_DICE_PER_UNIT = {1: 2, 2: 1, 3: 1}
+RANK_DICE_PER_UNIT = {r.rank: r.dice_per_unit for r in TABLES.ranks}
 
-RANK_HITS_ON = {1: 3, 2: 5, 3: 3}
+RANK_HITS_ON = {r.rank: r.hits_on for r in TABLES.ranks}
 
-RANK_NAME = {1: "Rank 1 siege attack", 2: "Rank 2 archer volley", 3: "Rank 3 cavalry charge",
-             4: "Rank 4 general attack"}
+GENERAL_RANK = TABLES.general_rank               # the General Attack: the rank after the ranked ones
 
-SIEGE_HITS_ON = 3
+GENERAL_DICE = TABLES.general_dice               # (attacker, defender): the most dice each rolls
+
+RANK_NAME = {**{r.rank: r.name for r in TABLES.ranks}, GENERAL_RANK: TABLES.general_name}
+
+SIEGE_HITS_ON = TABLES.siege_hits_on
 
 BATTLE_SLOT = 999
 
-TAX_TILE_UNITS = {"London": Units(archer=2), "Paris": Units(footman=1, cavalry=1),
-                  "Madrid": Units(footman=4)}
+TAX_TILE_UNITS = TABLES.tax_tile_units
 
 TURN_EVENTS = frozenset({"Expanded", "SplitExpanded", "Maneuvered", "Taxed", "Spent",
                          "Fortified", "SiegeAssaulted", "MissionCompleted"})

@@ -47,6 +47,7 @@ from engine.risk_europe import engine
 from engine.risk_europe.board import UNIT_TYPES, Territory
 from engine.risk_europe.battles import _can_reroll, expected_dice
 from engine.risk_europe.common import COST, RANK_UNIT, has_tile, reserve, supply_line
+from engine.risk_europe.tables import TABLES
 from engine.risk_europe.kingdom_missions import missions_taken
 from engine.risk_europe.orders import crown_card_ban, mercenary_pool
 from engine.risk_europe.setup import bidders
@@ -645,7 +646,7 @@ def _spends(s: State, p: PlayerId) -> list[Move]:
         bundles.append(card)
         for t in sites:
             with_recruits(card, coins - COST["crown_card"], t, ("balanced",))
-    castle_price = COST["castle"] - (3 if has_tile(s, p, "Berlin") else 0)
+    castle_price = COST["castle"] - (TABLES.berlin_castle_discount if has_tile(s, p, "Berlin") else 0)
     if s.castles_left > 0 and coins >= castle_price:
         for t in s.data.territories:
             x = s.terr[t]

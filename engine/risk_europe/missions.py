@@ -37,12 +37,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
+from engine.core.errors import LedgerError
+
 FORMAT = "ledger-kingdom-missions/1"
 CONDITION_KEYS = ("holds", "cities", "gold_cities", "territories", "castles", "coins", "units", "all", "any")
 
 
-class MissionDataError(ValueError):
+class MissionDataError(LedgerError, ValueError):
     """A mission file that cannot be used (wrong format, a duplicate id, an unknown condition)."""
+
+    exit_code = 7   # ledger.exitcodes.INVALID_DATA: a mission file, readable but wrong
 
 
 @dataclass(frozen=True)

@@ -57,9 +57,11 @@ from functools import lru_cache
 from math import comb, factorial
 from typing import Any, Callable, Iterable, NamedTuple, Union
 
+from engine.core.errors import LedgerError
 from engine.risk_europe.engine import (
     COST, RANK_HITS_ON, RANK_UNIT, expected_dice, rank_hits,
 )
+from engine.risk_europe.common import GENERAL_RANK
 from engine.risk_europe.state import Units
 
 Probability = Union[float, Fraction]
@@ -69,7 +71,7 @@ Hits = tuple[int, int]  # (hits scored by the attacker, hits scored by the defen
 UNIT_TYPES: tuple[UnitType, ...] = Units._fields
 CHEAPEST_FIRST: tuple[UnitType, ...] = tuple(sorted(UNIT_TYPES, key=lambda u: COST[u]))
 REROLL_POLICIES = ("below-average", "never")
-GENERAL_ATTACK = 4
+GENERAL_ATTACK = GENERAL_RANK     # the rank after the ranked ones (data/rule_tables.json)
 
 
 @dataclass(frozen=True)
@@ -790,7 +792,7 @@ def luck(odds: BattleOdds | OddsSummary, attacker_lost: int, defender_lost: int)
 # reading a battle from text
 # ---------------------------------------------------------------------------------------------
 
-class BattleParseError(ValueError):
+class BattleParseError(LedgerError, ValueError):
     """A battle description that cannot be read; the message quotes it and says where."""
 
 

@@ -17,6 +17,7 @@ from engine.risk_europe.common import (
     tile_territory, _units,
 )
 from engine.risk_europe.setup import _after_commits
+from engine.risk_europe.tables import TABLES
 
 
 def _cards_committed(s: State, e: Event, c: _Ctx) -> State | None:
@@ -465,7 +466,7 @@ def _spent(s: State, e: Event, c: _Ctx) -> State | None:
                 return c.skip("RE-SPEND-CASTLE", "all eight castles are on the board")
             if x.is_disputed:
                 c.bad("RE-SPEND-CASTLE", f"{t} is in dispute; no castle can be built there")
-            price = COST["castle"] - (3 if has_tile(s, actor, "Berlin") else 0)
+            price = COST["castle"] - (TABLES.berlin_castle_discount if has_tile(s, actor, "Berlin") else 0)
             total += price
             castles_left -= 1
             terr[t] = x._replace(castle=True)
@@ -489,7 +490,7 @@ def _spent(s: State, e: Event, c: _Ctx) -> State | None:
         total += COST[kind] * n
         add = u
         if kind == "siege" and has_tile(s, actor, "Constantinople"):
-            escort = _capped(Units(footman=4 * n), room)
+            escort = _capped(Units(footman=TABLES.constantinople_footmen * n), room)
             room = room.minus(escort)
             add = add + escort
             if escort.total:

@@ -16,6 +16,7 @@ from engine.risk_europe.state import Flow, Player, PlayerId, State, Terr, Units,
 from engine.risk_europe.variants import VariantError, parse_variant, seat_armies
 from engine.risk_europe.common import _check_draw, _Ctx, _resolve, _roll, _rotate, V
 from engine.risk_europe.rounds import _start_round, _start_turns
+from engine.risk_europe.tables import TABLES
 
 
 def check_start(payload, data: GameData) -> list[Violation]:
@@ -65,7 +66,7 @@ def initial_state(payload, data: GameData) -> State:
         names=names,
         dice_mode=payload.dice.mode,
         seed_hash=payload.dice.seed_hash,
-        players={p: Player(coins=5, hand=hand) for p in seats},
+        players={p: Player(coins=TABLES.starting_coins, hand=hand) for p in seats},
         terr={t: Terr() for t in data.territories},
         marker=None,
         castles_left=data.castles,

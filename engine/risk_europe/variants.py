@@ -20,6 +20,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
+from engine.core.errors import LedgerError
+
 PLAYER, MERC = "P", "M"
 
 
@@ -92,7 +94,7 @@ def _long(v: Variant) -> Variant | str:
 MODIFIERS = {"missions": _missions, "long": _long}
 
 
-class VariantError(ValueError):
+class VariantError(LedgerError, ValueError):
     """A variant string this engine does not judge (the message says why)."""
 
 

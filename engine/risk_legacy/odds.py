@@ -67,6 +67,7 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Callable, Iterable, Sequence, Union
 
+from engine.core.errors import LedgerError
 from engine.risk_legacy.board import SCAR_EFFECTS
 from engine.risk_legacy.combat import (
     DIE_POSITIONS, FIRST_STRIKE, FORTIFICATION, Modifier, casualties, final_dice, is_double_six,
@@ -523,7 +524,7 @@ def roll_luck(battle: Battle, attack_natural: Sequence[int], defence_natural: Se
 # reading an attack from text
 # ---------------------------------------------------------------------------------------------
 
-class AttackParseError(ValueError):
+class AttackParseError(LedgerError, ValueError):
     """An attack description that cannot be read; the message quotes it and says where."""
 
 

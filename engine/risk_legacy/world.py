@@ -18,6 +18,7 @@ from typing import Literal, Mapping
 from pydantic import BaseModel, ConfigDict, Field, NonNegativeInt, ValidationError
 
 from engine.core.canonical import canonical_json, sha256_hex
+from engine.core.errors import LedgerError
 from engine.core.text import plural
 from engine.risk_legacy.board import FACTIONS, POWER_IDS, GameData
 
@@ -90,7 +91,7 @@ class World(_Doc):
     trade_chart: dict[int, int] | None = Field(None, description="this campaign's trade chart (null: the data's)")
 
 
-class WorldError(ValueError):
+class WorldError(LedgerError, ValueError):
     """A world document that cannot be used (bad shape, unknown territory or card...)."""
 
 

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
-class StoreError(Exception):
+from engine.core.errors import LedgerError
+from ledger import exitcodes
+
+
+class StoreError(LedgerError):
     """Something the store cannot do; the message says what and where."""
+
+    exit_code = exitcodes.UNREADABLE
 
 
 class NotAStore(StoreError):

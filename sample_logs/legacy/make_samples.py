@@ -23,7 +23,7 @@ from engine.risk_legacy.board import default_data  # noqa: E402
 from engine.risk_legacy.campaign import Campaign  # noqa: E402
 from ledger.campaign import add_game, save_campaign  # noqa: E402
 from engine.risk_legacy.sim import play_game  # noqa: E402
-from ledger.cli_campaign import simulate_campaign  # noqa: E402
+from ledger.app.campaign import simulate_campaign  # noqa: E402
 from replay.logfile import format_line, seal  # noqa: E402
 
 NAME = "earth"

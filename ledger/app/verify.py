@@ -1,6 +1,6 @@
-"""The organizer's answer about one judged log (`ledger verify`, `ledger tournament`): is it
-intact, legal, and does it end with the reported result? Each check with its detail, and the exit
-code `verify` gives (ledger/exitcodes.py)."""
+"""`ledger verify`'s work, and `ledger tournament`'s per log: the organizer's answer about one
+judged log. Is it intact, legal, and does it end with the reported result? Each check with its
+detail, and the exit code `verify` gives (ledger/exitcodes.py). (Was ledger/verdict.py.)"""
 
 from __future__ import annotations
 
