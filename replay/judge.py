@@ -25,6 +25,7 @@ from pydantic import ValidationError
 
 from engine.core.dice import DiceTape
 from engine.core.events import Event
+from engine.core.fast_payloads import fast_validators
 from engine.core.rules import Finding  # noqa: F401  (re-exported: one problem in a log)
 from engine.core.rulings import (
     ACCEPT, REPLAY_FROM, RULING_EVENT, RULING_RULE, TAKES_OUT, Ruling, RulingRecorded, ruling_notes,
@@ -582,9 +583,18 @@ def _judge_one(rs: Ruleset, state: Any, raw: RawEvent, name: str, digests: bool,
                     LOG_SECTION, "log", None, raw.type)
         return (StepRecord(raw.line, raw.seq, raw.type, raw.actor, raw.payload, "unreadable", [f], (),
                            rs.position(state)) if record else None), state, None, [f]
+    payload = None
+    fast = fast_validators(rs.payload_models).get(raw.type)
+    if fast is not None:
+        try:    # msgspec: takes only what the model takes alike (engine/core/fast_payloads.py)
+            payload = fast(raw.payload)
+        except Exception:
+            payload = None
     try:
-        # what `model.model_validate` calls, without its per-call argument checks
-        payload = model.__pydantic_validator__.validate_python(raw.payload)
+        if payload is None:
+            # what `model.model_validate` calls, without its per-call argument checks; how a
+            # payload the fast path refuses is judged and its errors phrased
+            payload = model.__pydantic_validator__.validate_python(raw.payload)
     except ValidationError as exc:
         f = Finding(name, raw.line, raw.seq, "LOG-PAYLOAD", f"{raw.type} payload: {_payload_error(exc)}",
                     LOG_SECTION, "log", None, raw.type)
