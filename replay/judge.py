@@ -25,6 +25,7 @@ from pydantic import ValidationError
 
 from engine.core.dice import DiceTape
 from engine.core.events import Event
+from engine.core.fast_payloads import fast_validators
 from engine.core.rules import Finding  # noqa: F401  (re-exported: one problem in a log)
 from engine.core.rulings import (
     ACCEPT, REPLAY_FROM, RULING_EVENT, RULING_RULE, TAKES_OUT, Ruling, RulingRecorded, ruling_notes,
@@ -201,6 +202,7 @@ class Judge:
         self.seqs = _Seqs()                      # what a ruling may answer
         self.voided: dict[int, int] = {}         # seq taken out -> the ruling that took it out
         self.ahead: dict[int, tuple[int, ...]] = {}   # a ruling's seq -> the events it takes out
+        self._fast: dict | None = None           # the ruleset's fast payload checks, once known
 
     @property
     def started(self) -> bool:
@@ -266,10 +268,17 @@ class Judge:
             return self._feed_ruling(raw)
         if raw.seq in self.voided:
             return self._pass_over(raw)
-        self.seqs.add(raw.seq, raw.type)
+        seqs = self.seqs
+        if raw.seq == seqs.dense + 1 and not seqs.beyond:     # _Seqs.add of a log in order
+            seqs.dense = raw.seq
+        else:
+            seqs.add(raw.seq, raw.type)
         rs, state, j = self.rs, self.state, self.j
+        fast = self._fast
+        if fast is None:
+            fast = self._fast = fast_validators(rs.payload_models)
         rec, after, payload, found = _judge_one(rs, state, raw, j.file, self.digests, self.views,
-                                                self.record)
+                                                self.record, fast)
         if self.observer is not None and after is not state:
             self.observer.observe(state, after, raw.seq, raw.type, payload)
         self.state, self.last_seq = after, raw.seq
@@ -572,7 +581,7 @@ def _start(first: RawEvent, name: str, findings: list[Finding]):
 
 
 def _judge_one(rs: Ruleset, state: Any, raw: RawEvent, name: str, digests: bool, views: bool,
-               record: bool = True):
+               record: bool = True, fast_table: dict | None = None):
     """Judge one read event against `state`: (its StepRecord, or None when `record` is false;
     the state after it; its validated payload, or None; its findings)."""
     model = rs.payload_models.get(raw.type)
@@ -582,9 +591,18 @@ def _judge_one(rs: Ruleset, state: Any, raw: RawEvent, name: str, digests: bool,
                     LOG_SECTION, "log", None, raw.type)
         return (StepRecord(raw.line, raw.seq, raw.type, raw.actor, raw.payload, "unreadable", [f], (),
                            rs.position(state)) if record else None), state, None, [f]
+    payload = None
+    fast = (fast_validators(rs.payload_models) if fast_table is None else fast_table).get(raw.type)
+    if fast is not None:
+        try:    # msgspec: takes only what the model takes alike (engine/core/fast_payloads.py)
+            payload = fast(raw.payload)
+        except Exception:
+            payload = None
     try:
-        # what `model.model_validate` calls, without its per-call argument checks
-        payload = model.__pydantic_validator__.validate_python(raw.payload)
+        if payload is None:
+            # what `model.model_validate` calls, without its per-call argument checks; how a
+            # payload the fast path refuses is judged and its errors phrased
+            payload = model.__pydantic_validator__.validate_python(raw.payload)
     except ValidationError as exc:
         f = Finding(name, raw.line, raw.seq, "LOG-PAYLOAD", f"{raw.type} payload: {_payload_error(exc)}",
                     LOG_SECTION, "log", None, raw.type)

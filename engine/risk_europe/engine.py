@@ -122,11 +122,18 @@ def step(s: State, e: Event) -> tuple[list[Violation], State | None]:
         c.skip("RE-GAME-OVER", f"the game ended in round {s.result.round if s.result else '?'}; "
                f"nothing more is played ({e.type})")
         return c.v, None
-    handler = admit(s, e, c, HANDLERS, start_event="GameStarted", table_events=_TABLE_EVENTS,
-                    flow_rule="RE-FLOW", actor_rule="RE-ACTOR",
-                    no_actor="{type} must name the acting player; {actor!r} is not a player of this game ({seats})")
-    if handler is None:
-        return c.v, None
+    # admit's answer for the common case (a known type, by a player still in the game, or a
+    # table event); anything else goes through admit, which says what is wrong
+    handler = HANDLERS.get(e.type)
+    actor = e.actor
+    if handler is None or (actor is None and e.type not in _TABLE_EVENTS) or (
+            actor is not None and ((ps := s.players.get(actor)) is None
+                                   or (ps.eliminated and e.type not in _TABLE_EVENTS))):
+        handler = admit(s, e, c, HANDLERS, start_event="GameStarted", table_events=_TABLE_EVENTS,
+                        flow_rule="RE-FLOW", actor_rule="RE-ACTOR",
+                        no_actor="{type} must name the acting player; {actor!r} is not a player of this game ({seats})")
+        if handler is None:
+            return c.v, None
     s2 = _resync(s, e, c)
     out = handler(s2, e, c)
     if out is None:
