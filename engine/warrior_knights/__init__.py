@@ -7,6 +7,7 @@ from typing import Mapping
 
 from engine.core.ruleset import DataOption, Ruleset, engine_functions
 from engine.warrior_knights import engine as _engine
+from engine.warrior_knights import live as _live
 from engine.warrior_knights import narrate as _narrate
 from engine.warrior_knights import views as _views
 from engine.warrior_knights.board import BOARD_SCHEMA
@@ -51,13 +52,19 @@ RULESET = Ruleset(
     data_notes=data_notes,
     default_data=default_data,
     data_digest=data_digest,
-    **engine_functions(_engine),
+    **{**engine_functions(_engine), "step": _live.step, "initial_state": _live.initial_state,
+       "reveal_seed": _live.reveal_seed},
     digest=digest,
     snapshot=snapshot,
     view=_views.view,
     redact=_views.redact,
     secrets=_views.secrets,
-    seed_event=None,
+    seed_event=_live.SEED_EVENT,
+    new_game=_live.new_game,
+    actors=_live.actors,
+    chance=_live.chance,
+    legal_moves=_live.legal_moves,
+    bot=_live.bot,
     describe=_narrate.describe_event,
     board_lines=_narrate.board_lines,
     section=_narrate.section,
