@@ -13,6 +13,7 @@ from engine.warrior_knights import views as _views
 from engine.warrior_knights.board import BOARD_SCHEMA
 from engine.warrior_knights.cards import CARDS_SCHEMA
 from engine.warrior_knights.events import PAYLOADS
+from engine.warrior_knights.fold import PROJECTIONS as _PROJECTIONS
 from engine.warrior_knights.gamedata import (
     GameData, check_data, data_digest, data_notes, default_data, load_data,
 )
@@ -31,6 +32,24 @@ DATA_OPTIONS = (
 SIMULATE_OPTIONS = (
     DataOption("players", "Warrior Knights: how many Barons the bots play, 2 to 6 (default 2)."),
 )
+
+
+def _fold(rows, data):
+    """RULESET.fold (engine.warrior_knights.fold)."""
+    from engine.warrior_knights.fold import fold
+    return fold(rows, data)
+
+
+def _page(game, data):
+    """RULESET.page (engine.warrior_knights.page, imported when first asked for)."""
+    from engine.warrior_knights.page import page
+    return page(game, data)
+
+
+def _report():
+    """RULESET.report (engine.warrior_knights.report, imported when first asked for: it needs polars)."""
+    from engine.warrior_knights.report import REPORT
+    return REPORT
 
 
 def _simulate(seed: int, game_id: str, options: Mapping[str, str]):
@@ -72,6 +91,10 @@ RULESET = Ruleset(
     start_lines=_narrate.start_lines,
     simulate=_simulate,
     simulate_options=SIMULATE_OPTIONS,
+    projections=_PROJECTIONS,
+    fold=_fold,
+    page=_page,
+    report=_report,
 )
 
 __all__ = ["RULESET", "VERSION", "GameData", "default_data", "load_data"]
