@@ -119,7 +119,8 @@ def dashboard(t, alone: bool) -> DashboardPart:
               PROFILE_COLUMNS, PROFILE_FORMATS, NO_GAME),
     ))
     after = [Heading("Warrior Knights: expeditions"),
-             Table(q.wk_expedition_returns(t).to_dicts(), EXPEDITION_COLUMNS, None,
+             Table([{**r, "expedition": r["expedition"].replace("_", " ")}
+                    for r in q.wk_expedition_returns(t).to_dicts()], EXPEDITION_COLUMNS, None,
                    "No expedition has been funded yet."),
              Heading("Warrior Knights: games"),
              Table(q.wk_games(t).to_dicts(), GAME_COLUMNS, None, "No Warrior Knights game stored.")]
