@@ -93,41 +93,6 @@ def test_a_whole_warrior_knights_game_is_played_on_the_real_server_and_verifies(
         assert L.chance(s, tape) == (e["type"], e["actor"], e["payload"]), e["seq"]
 
 
-def test_a_draw_the_seed_does_not_give_and_a_wrong_seed_are_findings():
-    start = L.new_game(("ann", "bob"), {}, {"mode": "seeded", "seed_hash": V_hash("s1")})
-    s = RS.initial_state(RS.payload_models["GameStarted"].model_validate(start), RS.default_data())
-    s = RS.reveal_seed(s, "s1")
-    due = RS.chance(s, DiceTape("s1"))
-    assert due[0] == "TroopsDealt"
-    ok, _ = RS.step(s, Event(1, due[0], None, RS.payload_models[due[0]].model_validate(due[2])))
-    assert ok == []
-    other = {"mercenaries": {"ann": due[2]["mercenaries"]["bob"], "bob": due[2]["mercenaries"]["ann"]}}
-    bad, after = RS.step(s, Event(1, "TroopsDealt", None, RS.payload_models["TroopsDealt"].model_validate(other)))
-    assert after is not None and [v.rule for v in bad] == ["WK-SEED"]
-    wrong, _ = RS.step(s, Event(2, "SeedRevealed", None, RS.payload_models["SeedRevealed"].model_validate({"seed": "s2"})))
-    assert [v.rule for v in wrong] == ["WK-SEED"]
-    right, _ = RS.step(s, Event(2, "SeedRevealed", None, RS.payload_models["SeedRevealed"].model_validate({"seed": "s1"})))
-    assert right == []
-
-
-def V_hash(seed: str) -> str:
-    from hashlib import sha256
-    return sha256(seed.encode()).hexdigest()
-
-
-def test_new_game_refuses_what_it_cannot_start():
-    for players, options, word in ((["a"], {}, "2 to 6"), (["a", "a"], {}, "same id"),
-                                   (["a", "b"], {"variant": "x"}, "option")):
-        try:
-            L.new_game(tuple(players), options, {"mode": "table"})
-        except ValueError as exc:
-            assert word in str(exc)
-        else:
-            raise AssertionError(players)
-    assert [p["color"] for p in L.new_game(("x", "red", "y"), {}, {"mode": "table"})["players"]] == \
-        ["blue", "red", "green"]
-
-
 def _shown_in_log(events: list[dict], x: V.Secret) -> bool:
     """Does the log show the secret `x`: the owner's plan under way in clear, his votes for the
     Agenda before every attending Baron has revealed, a Fate card drawn and not yet revealed?
