@@ -15,7 +15,9 @@ from tests.test_store_support import GAME42, SAMPLES, game, text_of
 
 KEYS = {"orders_played": ["seq"], "battles": ["seq"], "dice": ["seq", "player"],
         "player_rounds": ["round", "player"], "outcomes": ["player"],
-        "legacy_outcomes": ["player"], "legacy_battles": ["seq"], "legacy_games": ["game_id"]}
+        "legacy_outcomes": ["player"], "legacy_battles": ["seq"], "legacy_games": ["game_id"],
+        "wk_outcomes": ["player"], "wk_battles": ["seq"], "wk_agendas": ["seq"],
+        "wk_votes": ["seq", "player"], "wk_expeditions": ["seq", "player"], "wk_games": ["game_id"]}
 
 
 def stored(store, table: str, game_id: str) -> pl.DataFrame:

@@ -133,8 +133,10 @@ def test_every_query_is_owned_by_one_ruleset_or_shared():
     from analytics.queries import QUERIES, SHARED_QUERIES
     europe = get_ruleset("risk-europe").report().queries
     legacy = get_ruleset("risk-legacy").report().queries
-    assert list(QUERIES) == [*europe, *legacy, *SHARED_QUERIES]
+    knights = get_ruleset("warrior-knights").report().queries
+    assert list(QUERIES) == [*europe, *legacy, *knights, *SHARED_QUERIES]
     assert all(name.startswith("legacy_") for name in legacy)
+    assert all(name.startswith("wk_") for name in knights)
 
 
 # --- a game analytics has never seen -----------------------------------------------------------------

@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from pydantic import Field, NonNegativeInt, PositiveInt, model_validator
 
-from engine.core.payloads import Payload, payload_table
+from engine.core.payloads import Payload, SeedRevealed, payload_table
 
 Name = str
 Card = str | dict[str, Any]
@@ -44,6 +44,14 @@ class BaronPrint(Payload):
         description="(strength, wage) of each regular troop", min_length=4, max_length=4)
 
 
+class DiceSpec(Payload):
+    """Digital play: the cards are drawn with a seed's dice (engine.warrior_knights.live), its
+    hash published here and the seed revealed at the end (SeedRevealed)."""
+
+    mode: Literal["seeded", "table"] = "table"
+    seed_hash: str | None = None
+
+
 class GameStarted(Payload):
     """The first event: ruleset, Barons in clockwise seat order, the data recorded with."""
 
@@ -55,6 +63,7 @@ class GameStarted(Payload):
         None, description="observed mode (no \"nobles\" in the cards file): each Baron's Noble abilities, "
         "colour -> shape -> ability")
     variants: list[Literal["for_glory", "missions", "king"]] = Field(default_factory=list)
+    dice: DiceSpec | None = None
 
 
 # --- setup ---------------------------------------------------------------------------------------
@@ -552,7 +561,7 @@ PAYLOADS = payload_table(
     TroopsMustered, WagesPaid, ActingChairmanAppointed, PrivateMotionDrawn, PrivateMotionCalled,
     AgendaOrderDeclared, VotesHidden, VotesRevealed, VoteDeclared, TieBroken, OfficeAssigned,
     ChargeDiscarded, AgendasRevealed, MercenaryHired, MercenariesRevealed, RevoltDrawn,
-    RevoltSettled, NobleReturned, CrownsGiven, Adjusted, GameEnded, KingsArmyAssigned,
+    RevoltSettled, NobleReturned, CrownsGiven, Adjusted, GameEnded, SeedRevealed, KingsArmyAssigned,
     MissionDealt, MissionRevealed, AdvancementsRevealed, ScholarChosen, MindEnriched, AdvancementBought,
     AdvancementResearched, MarchForced, AdvancementUsed, RetreatChosen, AdvancementSwapped,
 )

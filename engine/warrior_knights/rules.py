@@ -20,6 +20,9 @@ RULES = RuleBook("warrior-knights", [
     R("WK-START", "Setup 1", "A game has 2 to 6 Barons, each of a different colour of the Baron cards."),
     R("WK-DATA-DIGEST", LOG, "A log that names the data it was recorded with is judged with the same "
       "board and cards files (their digests match)."),
+    R("WK-SEED", LOG, "In digital play the cards are drawn with the game's seeded dice: the seed "
+      "revealed is the one whose hash the game published, and each card drawn is the one the seed "
+      "gives (engine/warrior_knights/live.py)."),
     R("WK-DECK", "Setup", "A card drawn from a deck the cards file lists is in that deck and has not "
       "been drawn since the deck was last shuffled; an empty deck is its discards shuffled."),
     R("WK-CARD", "Setup", "A drawn card is named by its id when the cards file lists its deck, and "
