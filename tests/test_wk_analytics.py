@@ -122,24 +122,24 @@ def test_the_queries_over_the_stored_samples(store):
     try:
         t = load_tables(s)
         summary = q.wk_summary(t).to_dicts()[0]
-        assert summary["games"] == 4 and summary["finished_games"] == 4      # the broken copies left out
-        assert summary["example_data_games"] == 4
+        assert summary["games"] == 5 and summary["finished_games"] == 5      # the broken copies left out
+        assert summary["example_data_games"] == 5
         seat = q.wk_win_rate_by_seat(t)
-        assert seat["games"].to_list() == [4, 4, 2, 2, 1, 1]
-        assert seat["wins"].sum() == 4
+        assert seat["games"].to_list() == [5, 5, 3, 3, 1, 1]   # 2 + 2 + 4 + 4 (Crown & Glory) + 6 seats
+        assert seat["wins"].sum() == 5
         for name in ("wk_win_rate_by_cities", "wk_win_rate_by_assembly", "wk_win_rate_by_expeditions",
                      "wk_win_rate_by_colour"):
             d = q.QUERIES[name](t)
-            assert d["games"].sum() == 14 and d["wins"].sum() == 4, name
+            assert d["games"].sum() == 18 and d["wins"].sum() == 5, name
             assert (d["win_rate_low"] <= d["win_rate"]).all() and (d["win_rate"] <= d["win_rate_high"]).all()
         profile = {r["won"]: r for r in q.wk_winner_profile(t).to_dicts()}
-        assert profile[True]["games"] == 4 and profile[False]["games"] == 10
+        assert profile[True]["games"] == 5 and profile[False]["games"] == 13
         returns = q.wk_expedition_returns(t)
         assert (returns["net_crowns"] == returns["crowns_back"] - returns["crowns_staked"]).all()
         assert returns["voyages"].sum() == returns["returned"].sum() + returns["lost"].sum() + returns["under_way"].sum()
         assert q.wk_assembly_outcomes(t)["agendas"].sum() == summary["agendas"]
         games = q.wk_games(t)
-        assert games["game_id"].to_list() == ["wk-2p", "wk-2p-short", "wk-4p", "wk-6p"]
+        assert games["game_id"].to_list() == ["wk-2p", "wk-2p-short", "wk-4p", "wk-6p", "wk-cg-4p"]
     finally:
         s.close()
 
@@ -161,7 +161,7 @@ def test_the_dashboard_has_the_warrior_knights_sections(store, tmp_path):
     for needle in ("Warrior Knights: who wins", "Warrior Knights: battles, the Assembly, expeditions",
                    "wk-win-rate-seat", "wk-win-rate-cities", "wk-win-rate-assembly",
                    "wk-win-rate-expeditions", "wk-battles", "wk-assembly", "wk-expeditions",
-                   "invented example board", "4 Warrior Knights games (4 finished)"):
+                   "invented example board", "5 Warrior Knights games (5 finished)"):
         assert needle in text, needle
 
 
