@@ -336,7 +336,7 @@ def recheck(db: str = DbOpt, as_json: bool = JsonOpt) -> None:
 
     store = _open(db, must_exist=True)
     try:
-        total = len(store.games())
+        total = store.game_count()
         bar = _bar(total, "rechecking")
         task = bar.add_task("recheck", total=total) if bar else None
         if bar:
