@@ -175,9 +175,8 @@ class DuckDBStore(SqlStore):
         """DuckDB keeps the table blocks it writes and reads cached up to its memory limit (80%
         of the machine's memory by default): an ingest or a recheck of a whole store would hold
         the store. While one runs, the limit is LEDGER_DUCKDB_MEMORY (default 128MB; blocks
-        past it are evicted, written ones are already in the file), then what it was."""
+        past it are evicted, written ones are already in the file), then DuckDB's default."""
         budget = os.environ.get(MEMORY_ENV) or DEFAULT_MEMORY
-        before = self._one("SELECT current_setting('memory_limit')")[0]
         try:
             self._con.execute("SET memory_limit = ?", [budget])
         except duckdb.Error as exc:
@@ -187,7 +186,7 @@ class DuckDBStore(SqlStore):
             yield
         finally:
             try:
-                self._con.execute("SET memory_limit = ?", [before])
+                self._con.execute("RESET memory_limit")     # the store sets it nowhere else
             except duckdb.Error:
                 pass
 
