@@ -1,4 +1,4 @@
-"""Run the benchmark suite and print its figures: python bench/run.py [replay|ingest|odds|dashboard|append|lake|postgres|serve|serve-long|all]."""
+"""Run the benchmark suite and print its figures: python bench/run.py [replay|ingest|odds|dashboard|append|lake|postgres|serve|serve-long|memory|all]."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ SUITES = {"replay": "bench.bench_replay", "ingest": "bench.bench_ingest", "odds"
           "dashboard": "bench.bench_dashboard", "append": "bench.bench_append",
           "lake": "bench.bench_lake",
           "postgres": "bench.bench_postgres",
-          "serve": "bench.bench_serve", "serve-long": "bench.bench_serve:main_long"}
+          "serve": "bench.bench_serve", "serve-long": "bench.bench_serve:main_long",
+          "memory": "bench.bench_memory"}
 
 
 def main(argv: list[str]) -> None:

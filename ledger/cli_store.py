@@ -298,7 +298,7 @@ def recheck(db: DbOpt = DEFAULT_DB, as_json: Json = False) -> None:
 
     store = _open(db, must_exist=True)
     try:
-        total = len(store.games())
+        total = store.game_count()
         with ProgressBar(total, "rechecking") as bar:
             changes = store.recheck(on_game=bar.advance)
     except StoreError as exc:

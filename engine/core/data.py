@@ -4,6 +4,7 @@ a file of the wrong shape is a message naming the file, the key and what is wron
 
 from __future__ import annotations
 
+import builtins
 import json
 from dataclasses import dataclass
 from importlib import resources
@@ -183,7 +184,7 @@ class Shape:
             raise self.fail("a list")
         return [Shape(v, self.file, self._child(i)) for i, v in enumerate(self.value)]
 
-    def items(self) -> list[tuple[str, "Shape"]]:
+    def items(self) -> builtins.list[tuple[builtins.str, "Shape"]]:
         if not isinstance(self.value, dict):
             raise self.fail("an object")
         return [(k, Shape(v, self.file, self._child(k))) for k, v in self.value.items()]
@@ -193,7 +194,7 @@ class Shape:
             raise self.fail("a non-empty string")
         return self.value
 
-    def optional_str(self) -> str | None:
+    def optional_str(self) -> builtins.str | None:
         return None if self.value is None else self.str()
 
     def bool(self) -> bool:
@@ -202,7 +203,7 @@ class Shape:
             raise self.fail("true or false")
         return self.value
 
-    def one_of(self, allowed: Iterable[str]) -> str:
+    def one_of(self, allowed: Iterable[builtins.str]) -> builtins.str:
         """A string among `allowed` (the message lists them)."""
         allowed = tuple(allowed)
         if not isinstance(self.value, str) or self.value not in allowed:

@@ -8,8 +8,9 @@ from __future__ import annotations
 import os
 import re
 import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 import duckdb
 import polars as pl
@@ -30,6 +31,8 @@ __all__ = ["DB_ENV", "DEFAULT_DB", "MODELS", "DuckDBStore", "export_file_stems",
 
 DEFAULT_DB = "ledger.duckdb"
 DB_ENV = "LEDGER_DB"
+MEMORY_ENV = "LEDGER_DUCKDB_MEMORY"  # DuckDB's memory budget while ingesting or rechecking
+DEFAULT_MEMORY = "128MB"
 
 MODELS = GENERIC_MODELS   # the generic tables; the analytics ones come from the rulesets
 
@@ -114,6 +117,9 @@ class DuckDBStore(SqlStore):
         from sqlalchemy.pool import StaticPool
 
         self._con = con
+        # DuckDB draws a progress bar on stdout for a long statement (a checkpoint of a big
+        # ingest): it would land in the middle of a command's output (--json)
+        con.execute("SET enable_progress_bar = false")
         self._setup(path, read_only=read_only, judge_fn=judge_fn, extract_fn=extract_fn)
         self._engine = create_engine("duckdb://", poolclass=StaticPool,
                                      creator=lambda: duckdb_engine.ConnectionWrapper(con))
@@ -163,6 +169,26 @@ class DuckDBStore(SqlStore):
 
 
     # -- DuckDB's own ways
+
+    @contextmanager
+    def _bounded_memory(self) -> Iterator[None]:
+        """DuckDB keeps the table blocks it writes and reads cached up to its memory limit (80%
+        of the machine's memory by default): an ingest or a recheck of a whole store would hold
+        the store. While one runs, the limit is LEDGER_DUCKDB_MEMORY (default 128MB; blocks
+        past it are evicted, written ones are already in the file), then DuckDB's default."""
+        budget = os.environ.get(MEMORY_ENV) or DEFAULT_MEMORY
+        try:
+            self._con.execute("SET memory_limit = ?", [budget])
+        except duckdb.Error as exc:
+            raise StoreError(f"{MEMORY_ENV}={budget!r} is not a memory size DuckDB takes "
+                             f"(e.g. 128MB, 1GB): {exc}") from exc
+        try:
+            yield
+        finally:
+            try:
+                self._con.execute("RESET memory_limit")     # the store sets it nowhere else
+            except duckdb.Error:
+                pass
 
     def _has_campaign_tables(self) -> bool:
         """False only for a store made before campaigns were kept, opened read-only."""

@@ -206,6 +206,10 @@ class EventStore(ABC):
     def games(self) -> list[GameRow]:
         """Every stored game, by date then id."""
 
+    def game_count(self) -> int:
+        """How many games are stored (a backend counts them without reading their rows)."""
+        return len(self.games())
+
     @abstractmethod
     def events(self, game_id: str, since: int = 0) -> list[str]:
         """The game's stored lines in seq order, byte for byte, from seq `since` on (only those

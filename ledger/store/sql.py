@@ -325,6 +325,12 @@ class SqlStore(CampaignLinks, EventStore):
         """False only for a store made before campaigns were kept, opened read-only."""
         return True
 
+    @contextmanager
+    def _bounded_memory(self) -> Iterator[None]:
+        """While a whole corpus is written (ingest, recheck), keep the database's own memory to
+        a fixed budget, so that it does not grow with the store (the backend's; nothing here)."""
+        yield
+
     def query(self, sql: str,
               params: Sequence[Any] | dict[str, Any] | None = None) -> pl.DataFrame:
         """A read query's result as a polars DataFrame (analytics reads the store with it);
@@ -369,7 +375,7 @@ class SqlStore(CampaignLinks, EventStore):
             prejudged = None                   # judged ahead with the default judge: not ours
         outcomes: list[IngestOutcome] = []
         clock: dict[str, float] = timings if timings is not None else {}
-        with self._lock:
+        with self._lock, self._bounded_memory():
             batch: _Batch | None = None
             planned: list[tuple[LogRead, Sequence[str] | None]] = []   # the open batch's logs
 
@@ -824,6 +830,10 @@ class SqlStore(CampaignLinks, EventStore):
             return list(session.exec(select(GameRow).order_by(GameRow.played_on,
                                                               GameRow.game_id)).all())
 
+    def game_count(self) -> int:
+        with self._lock:
+            return self._one("SELECT count(*) FROM games")[0]
+
     def events(self, game_id: str, since: int = 0) -> list[str]:
         with self._lock:
             lines = [r[0] for r in self._con.execute(      # by the (game_id, seq) key
@@ -853,23 +863,25 @@ class SqlStore(CampaignLinks, EventStore):
     # -- judging again, checking, exporting
 
     def recheck(self, *, on_game=None, batch_events: int = DEFAULT_BATCH_EVENTS):
+        """Games are read, judged and written a batch (`batch_events` events) at a time, and
+        only the games that may have changed are kept until the end (those whose findings or
+        result changed, and campaign games, whose campaign findings are compared once every
+        campaign is linked again): memory does not grow with the store."""
         self._writable()
         seen: list[tuple] = []
-        with self._lock:
+        with self._lock, self._bounded_memory():
             self._live.drop()                    # every game is judged again
             said_before = self._campaign_said()
-            games = self._con.execute(
-                "SELECT game_id, event_count FROM games ORDER BY game_id").fetchall()
             pending: list[tuple[str, int]] = []
             size = 0
-            for game_id, count in games:
+            for game_id, count in self._game_sizes():
                 pending.append((game_id, count))
                 size += count
                 if size >= batch_events:
-                    seen += self._recheck_batch(pending, on_game)
+                    seen += self._recheck_batch(pending, on_game, said_before)
                     pending, size = [], 0
             if pending:
-                seen += self._recheck_batch(pending, on_game)
+                seen += self._recheck_batch(pending, on_game, said_before)
             said_after = self._campaign_said()
         changes: list[RecheckChange] = []
         for gid, v0, v1, n0, n1, w0, w1, findings_changed, result_changed in seen:
@@ -880,9 +892,25 @@ class SqlStore(CampaignLinks, EventStore):
                                              findings_changed, result_changed))
         return changes
 
-    def _recheck_batch(self, games: list[tuple[str, int]], on_game) -> list[tuple]:
+    def _game_sizes(self, page: int = 4096) -> Iterator[tuple[str, int]]:
+        """(game id, events) of every stored game in id order, read a page of ids at a time."""
+        after = None
+        while True:
+            rows = self._con.execute(
+                "SELECT game_id, event_count FROM games"
+                + (" WHERE game_id > ?" if after is not None else "")
+                + f" ORDER BY game_id LIMIT {int(page)}",
+                [after] if after is not None else None).fetchall()
+            yield from rows
+            if len(rows) < page:
+                return
+            after = rows[-1][0]
+
+    def _recheck_batch(self, games: list[tuple[str, int]], on_game,
+                       said_before: dict[str, list] | None = None) -> list[tuple]:
         """Judge `games` again in one transaction (their campaigns linked again with them);
-        per game: id, versions, finding counts and winners before and after, what changed."""
+        per game that may have changed (its findings or result did, or it is or was in a
+        campaign): id, versions, finding counts and winners before and after, what changed."""
         seen = []
         with self._transaction() as con:
             batch = _Batch()
@@ -916,11 +944,13 @@ class SqlStore(CampaignLinks, EventStore):
                     batch.carries.append(carry_row(judged))
                 batch.add_analytics(judged, rejudged=True)
                 batch.add_campaign(judged)
-                seen.append((
-                    game_id, before[0], judged.game["ruleset_version"], len(old_findings),
-                    len(new_findings), json.loads(before[1]) if before[1] else None,
-                    json.loads(judged.game["winners"]) if judged.game["winners"] else None,
-                    findings_changed, result_changed))
+                if findings_changed or result_changed or judged.campaign is not None \
+                        or said_before is None or game_id in said_before:
+                    seen.append((
+                        game_id, before[0], judged.game["ruleset_version"], len(old_findings),
+                        len(new_findings), json.loads(before[1]) if before[1] else None,
+                        json.loads(judged.game["winners"]) if judged.game["winners"] else None,
+                        findings_changed, result_changed))
                 if on_game is not None:
                     on_game(game_id)
             self._write_rows(batch)

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Build the engine's compiled modules with mypyc, in place, beside their sources (issue #15).
+#
+#   pip install -e '.[dev]'            # mypy (which brings mypyc), and a C compiler on the machine
+#   scripts/build-mypyc.sh             # engine/core/<module>.*.so next to each <module>.py
+#   python scripts/compare_compiled.py # pure against compiled: verdicts and digests of every sample
+#   scripts/build-mypyc.sh --clean     # back to the pure-Python package
+#
+# Optional: `pip install -e .` installs and runs the pure-Python package and needs no compiler.
+# Python imports an extension module before the .py of the same name in a folder, so once built
+# the compiled modules are used by every command of this checkout (an editable install too);
+# --clean removes them. Only modules that mypy finds type-clean (see [tool.mypy] in
+# pyproject.toml) and that no interpreted class subclasses are listed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+MODULES=(
+  engine/core/canonical.py
+  engine/core/commit.py
+  engine/core/dice.py
+  engine/core/dice_odds.py
+  engine/core/events.py
+  engine/core/judging.py
+  engine/core/text.py
+)
+
+clean() {
+  for m in "${MODULES[@]}"; do rm -f "${m%.py}".*.so; done
+  rm -f ./*__mypyc.*.so
+  rm -rf build/mypyc
+}
+
+if [[ "${1:-}" == "--clean" ]]; then
+  clean
+  echo "removed the compiled modules: the pure-Python package is used"
+  exit 0
+fi
+command -v mypyc >/dev/null || { echo "mypyc not found: pip install -e '.[dev]'" >&2; exit 2; }
+clean
+mkdir -p build/mypyc
+# mypyc writes its C and objects under ./build; the .so files land beside the sources
+(MYPYC_OPT_LEVEL="${MYPYC_OPT_LEVEL:-3}" mypyc "${MODULES[@]}" > build/mypyc/build.log 2>&1) || {
+  tail -30 build/mypyc/build.log >&2; echo "mypyc failed (build/mypyc/build.log)" >&2; exit 1; }
+ls engine/core/*.so
