@@ -50,3 +50,31 @@ def share(count: str, over: list[str] | None = None) -> pl.Expr:
     """`count` as a share of its total (within each group `over`), named `share`."""
     total = pl.col(count).sum().over(over) if over else pl.col(count).sum()
     return (pl.col(count) / total).alias("share")
+
+
+WILSON_Z = 1.96         # a 95% interval
+
+
+def wilson(rate: str, n: str) -> list[pl.Expr]:
+    """The 95% Wilson score interval of a rate over n trials (`{rate}_low`, `{rate}_high`): wide
+    when n is small, so a win rate of 1 in 2 games does not look like a strong edge."""
+    p, k, z2 = pl.col(rate), pl.col(n), WILSON_Z ** 2
+    denom = 1 + z2 / k
+    centre = (p + z2 / (2 * k)) / denom
+    half = WILSON_Z * (p * (1 - p) / k + z2 / (4 * k * k)).sqrt() / denom
+    return [(centre - half).clip(0.0, 1.0).alias(f"{rate}_low"),
+            (centre + half).clip(0.0, 1.0).alias(f"{rate}_high")]
+
+
+def win_rate(outcomes: pl.LazyFrame, by: list[str]) -> pl.DataFrame:
+    """Win rates over the finished player-games of `outcomes` (columns finished, win_share and
+    players, the game's player count), grouped by `by`: games, wins, win_rate with its Wilson
+    interval, and `even`, the rate of a player with no edge in those games (mean of 1/players)."""
+    return (outcomes.filter(pl.col("finished"))
+            .group_by(by)
+            .agg(pl.len().cast(pl.Int64).alias("games"), pl.col("win_share").sum().alias("wins"),
+                 (1 / pl.col("players")).mean().alias("even"))
+            .with_columns((pl.col("wins") / pl.col("games")).alias("win_rate"))
+            .with_columns(*wilson("win_rate", "games"))
+            .select(*by, "games", "wins", "win_rate", "win_rate_low", "win_rate_high", "even")
+            .sort(by, nulls_last=True).collect())

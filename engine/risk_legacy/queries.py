@@ -13,7 +13,8 @@ from __future__ import annotations
 import polars as pl
 
 from engine.core.dice_odds import CLASSIC_MAX_DICE, roll_odds
-from engine.core.queries import labelled as _labelled, luck_by_game as _luck_by_game
+from engine.core.queries import labelled as _labelled, luck_by_game as _luck_by_game, \
+    win_rate as _win_rate
 
 NO_CAMPAIGN = "(no campaign)"
 NO_MODIFIER = "none"
@@ -23,28 +24,7 @@ def _legacy_win_rate(t, by: list[str], outcomes: pl.LazyFrame | None = None
                      ) -> pl.DataFrame:
     outcomes = t.legacy_outcomes if outcomes is None else outcomes
     players = outcomes.group_by("game_id").agg(pl.len().alias("players"))
-    return (outcomes.filter(pl.col("finished")).join(players, on="game_id")
-            .group_by(by)
-            .agg(pl.len().cast(pl.Int64).alias("games"), pl.col("win_share").sum().alias("wins"),
-                 (1 / pl.col("players")).mean().alias("even"))
-            .with_columns((pl.col("wins") / pl.col("games")).alias("win_rate"))
-            .with_columns(*_wilson("win_rate", "games"))
-            .select(*by, "games", "wins", "win_rate", "win_rate_low", "win_rate_high", "even")
-            .sort(by, nulls_last=True).collect())
-
-
-WILSON_Z = 1.96         # a 95% interval
-
-
-def _wilson(rate: str, n: str) -> list[pl.Expr]:
-    """The 95% Wilson score interval of a rate over n trials (`{rate}_low`, `{rate}_high`): wide
-    when n is small, so a win rate of 1 in 2 games does not look like a strong faction."""
-    p, k, z2 = pl.col(rate), pl.col(n), WILSON_Z ** 2
-    denom = 1 + z2 / k
-    centre = (p + z2 / (2 * k)) / denom
-    half = WILSON_Z * (p * (1 - p) / k + z2 / (4 * k * k)).sqrt() / denom
-    return [(centre - half).clip(0.0, 1.0).alias(f"{rate}_low"),
-            (centre + half).clip(0.0, 1.0).alias(f"{rate}_high")]
+    return _win_rate(outcomes.join(players, on="game_id"), by)
 
 
 def legacy_summary(t) -> pl.DataFrame:

@@ -12,31 +12,9 @@ from __future__ import annotations
 
 import polars as pl
 
-from engine.core.queries import labelled
+from engine.core.queries import labelled, win_rate as _win_rate
 
-WILSON_Z = 1.96
 CITY_BANDS = ((0, "none"), (1, "1"), (2, "2"), (3, "3-4"), (5, "5+"))
-
-
-def _wilson(rate: str, n: str) -> list[pl.Expr]:
-    """The 95% Wilson score interval of a rate over n trials (`{rate}_low`, `{rate}_high`)."""
-    p, k, z2 = pl.col(rate), pl.col(n), WILSON_Z ** 2
-    denom = 1 + z2 / k
-    centre = (p + z2 / (2 * k)) / denom
-    half = WILSON_Z * (p * (1 - p) / k + z2 / (4 * k * k)).sqrt() / denom
-    return [(centre - half).clip(0.0, 1.0).alias(f"{rate}_low"),
-            (centre + half).clip(0.0, 1.0).alias(f"{rate}_high")]
-
-
-def _win_rate(outcomes: pl.LazyFrame, by: list[str]) -> pl.DataFrame:
-    return (outcomes.filter(pl.col("finished"))
-            .group_by(by)
-            .agg(pl.len().cast(pl.Int64).alias("games"), pl.col("win_share").sum().alias("wins"),
-                 (1 / pl.col("players")).mean().alias("even"))
-            .with_columns((pl.col("wins") / pl.col("games")).alias("win_rate"))
-            .with_columns(*_wilson("win_rate", "games"))
-            .select(*by, "games", "wins", "win_rate", "win_rate_low", "win_rate_high", "even")
-            .sort(by, nulls_last=True).collect())
 
 
 def _band(column: str, bands, name: str) -> pl.Expr:
