@@ -84,7 +84,6 @@ class Ruleset:
     name: str
     version: str
     title: str
-    start_event: str
     payload_models: Mapping[str, type]
     rules: RuleBook
     load_data: Callable[..., Any]
@@ -94,10 +93,15 @@ class Ruleset:
     check_start: Callable[[Any, Any], list[Violation]]
     initial_state: Callable[[Any, Any], State]
     step: Callable[[State, Event], tuple[list[Violation], State | None]]
-    conclude: Callable[[State], State]
-    result: Callable[[State], GameResult | None]
     digest: Callable[[State], str]
     snapshot: Callable[[State], dict]
+    start_event: str = "GameStarted"
+    """The event type that opens a game's log; its payload is what `initial_state` starts from."""
+    conclude: Callable[[State], State] = lambda s: s
+    """The log has ended: the state once what needs no decision is settled (default: the state
+    as it is)."""
+    result: Callable[[State], GameResult | None] = lambda s: s.result
+    """How the game ended, None while it goes on (default: the state's `result`)."""
     notes: Callable[[State], tuple[str, ...]] = lambda s: s.notes
     """What the last event caused, for readers (default: the state's `notes`)."""
     position: Callable[[State], tuple[str, int, int]] = lambda s: s.at
@@ -257,14 +261,50 @@ class Ruleset:
         return state if after is None else after
 
 
-ENGINE_FUNCTIONS = ("check_start", "initial_state", "step", "conclude", "result", "reveal_seed")
+# --- a record's hooks, gathered from the ruleset's modules ------------------------------------
+
+HOOK_GROUPS: Mapping[str, tuple[str, ...]] = {
+    "engine": ("check_start", "initial_state", "step", "conclude", "result", "reveal_seed"),
+    "views": ("view", "redact", "secrets"),
+    "play": ("legal_moves", "actors", "new_game", "chance", "with_dice", "table_chance", "bot"),
+    "narration": ("describe", "board_lines", "section", "phase_heading", "turn_key", "start_lines"),
+}
+"""The record's hooks by the part of a ruleset that defines them: the decider, what one seat may
+see, live play, and the replay's words."""
 
 
-def engine_functions(module: Any) -> dict[str, Callable]:
-    """The decider functions a ruleset's engine module defines under the record's own names
-    (check_start, initial_state, step, conclude, result, reveal_seed), as keyword arguments of
-    `Ruleset(...)`: `Ruleset(name=..., **engine_functions(engine), ...)`."""
-    return {name: getattr(module, name) for name in ENGINE_FUNCTIONS if hasattr(module, name)}
+def hooks(**groups: Any) -> dict[str, Any]:
+    """The hooks of each group of HOOK_GROUPS that a ruleset's modules define under the record's
+    own names, as keyword arguments of `Ruleset(...)`: `hooks(engine=engine, play=(legal, live))`.
+    A group names one module or several; where several define a hook, the last one's is taken
+    (a live module that wraps the engine's `step`). A hook no module defines keeps its default."""
+    out: dict[str, Any] = {}
+    for group, modules in groups.items():
+        if group not in HOOK_GROUPS:
+            raise TypeError(f"no hook group {group!r} (groups: {', '.join(HOOK_GROUPS)})")
+        for module in modules if isinstance(modules, tuple) else (modules,):
+            out.update((name, getattr(module, name)) for name in HOOK_GROUPS[group]
+                       if hasattr(module, name))
+    return out
+
+
+DEFERRED_HOOKS: Mapping[str, str] = {"simulate": "sim", "fold": "fold", "page": "page", "report": "report"}
+"""Hooks judging never calls, by the module of a ruleset's package that defines each under its
+own name: the simulator, the analytics fold, the page of a game, the report (which needs polars)."""
+
+
+def deferred(package: str, *names: str) -> dict[str, Callable[..., Any]]:
+    """The hooks `names` (keys of DEFERRED_HOOKS) of the ruleset package `package`, each importing
+    its module when first called, as keyword arguments of `Ruleset(...)`: judging a game loads
+    none of them."""
+    return {name: _imported_when_called(f"{package}.{DEFERRED_HOOKS[name]}", name) for name in names}
+
+
+def _imported_when_called(module: str, name: str) -> Callable[..., Any]:
+    def hook(*args: Any) -> Any:
+        return getattr(importlib.import_module(module), name)(*args)
+    hook.__doc__ = f"RULESET.{name}: {module}.{name}, imported when first asked for."
+    return hook
 
 
 _BUILT_IN = {

@@ -1,9 +1,7 @@
 """Risk Europe (Hasbro 2015): the rules engine for the basic 4-player game and its variants
 (2- and 3-player Mercenaries, team play, Kingdom Missions: docs/variants.md)."""
 
-from typing import Mapping
-
-from engine.core.ruleset import DataOption, Ruleset, engine_functions
+from engine.core.ruleset import DataOption, Ruleset, deferred, hooks
 from engine.risk_europe import engine as _engine
 from engine.risk_europe import features as _features
 from engine.risk_europe import legal as _legal
@@ -12,8 +10,9 @@ from engine.risk_europe import narrate as _narrate
 from engine.risk_europe import scoring as _scoring
 from engine.risk_europe.board import GameData, default_data, load_data
 from engine.risk_europe.events import PAYLOADS
+from engine.risk_europe.fold import PROJECTIONS
 from engine.risk_europe.rules import RULES
-from engine.risk_europe.snapshot import board_view, digest, snapshot
+from engine.risk_europe.snapshot import board_view, digest
 from engine.risk_europe import views as _views
 
 VERSION = "1.0.0"
@@ -22,12 +21,6 @@ VERSION = "1.0.0"
 def _data_digest(data: GameData) -> str:
     out = f"board:{data.board_digest} cards:{data.cards_digest}"
     return out + (f" missions:{data.missions.digest}" if data.missions is not None else "")
-
-
-def _simulate(seed: int, game_id: str, options: Mapping[str, str]):
-    """RULESET.simulate (engine.risk_europe.sim, imported when first asked for)."""
-    from engine.risk_europe.sim import simulate
-    return simulate(seed, game_id, options)
 
 
 def _odds(text: str):
@@ -43,23 +36,10 @@ _odds.examples = ('"3 footmen + 1 siege vs 2 archers in a castle"',
                   '3F 1S vs 2A castle --reroll never --json')
 
 
-def _fold(rows, data):
-    """RULESET.fold (engine.risk_europe.fold, imported when first asked for)."""
-    from engine.risk_europe.fold import fold
-    return fold(rows, data)
-
-
 SIMULATE_OPTIONS = (
     DataOption("variant", "The game the bots play: basic, mercenaries-3p, mercenaries-2p or teams, "
                           "optionally +missions (teams: +long). See docs/variants.md."),
 )
-
-def _projections():
-    from engine.risk_europe.fold import PROJECTIONS
-    return PROJECTIONS
-
-
-_PROJECTIONS = _projections()
 
 DATA_OPTIONS = (
     DataOption("board", "A corrected board file (JSON, same shape as the shipped one)."),
@@ -74,56 +54,25 @@ def _load_files(board=None, cards=None, missions=None) -> GameData:
     return load_data(board, cards, missions)
 
 
-def _page(game, data):
-    """RULESET.page (engine.risk_europe.page, imported when first asked for)."""
-    from engine.risk_europe.page import page
-    return page(game, data)
-
-
-def _report():
-    """RULESET.report (engine.risk_europe.report, imported when first asked for: it needs polars)."""
-    from engine.risk_europe.report import REPORT
-    return REPORT
-
-
 RULESET = Ruleset(
     name="risk-europe",
     version=VERSION,
     title="Risk Europe",
-    start_event="GameStarted",
     payload_models=PAYLOADS,
     rules=RULES,
     load_data=_load_files,
     data_options=DATA_OPTIONS,
     default_data=default_data,
     data_digest=_data_digest,
-    **engine_functions(_engine),
     digest=digest,
     snapshot=board_view,
-    view=_views.view,
-    redact=_views.redact,
-    secrets=_views.secrets,
-    legal_moves=_legal.legal_moves,
-    actors=_legal.actors,
-    new_game=_live.new_game,
-    chance=_live.chance,
-    with_dice=_live.with_dice,
-    bot=_live.bot,
-    describe=_narrate.describe_event,
-    board_lines=_narrate.board_lines,
-    section=_narrate.section,
-    phase_heading=_narrate.phase_heading,
-    turn_key=_narrate.turn_key,
-    start_lines=_narrate.start_lines,
+    **hooks(engine=_engine, views=_views, play=(_legal, _live), narration=_narrate),
     features=_features.features,
     feature_catalogue=_features.CATALOGUE,
-    simulate=_simulate,
+    **deferred(__name__, "simulate", "fold", "page", "report"),
     simulate_options=SIMULATE_OPTIONS,
+    projections=PROJECTIONS,
     odds=_odds,
-    projections=_PROJECTIONS,
-    fold=_fold,
-    page=_page,
-    report=_report,
     scoring=_scoring.SCORING,
 )
 

@@ -13,7 +13,7 @@ The rules by the rulebook's chapters, each a module of this package (imports run
 Mercenary Armies' tiles and bids), `orders` (the King's Orders cards: expand, maneuver, tax,
 spend), `bonus` (Bonus Actions), `kingdom_missions`, `battles`, `rounds` (the round's flow and
 Winning the Game), `common` (derived facts and shared helpers). This module holds the `step`
-dispatcher, `conclude`, `result` and `reveal_seed`.
+dispatcher, `conclude` and `reveal_seed` (the record's default `result` is the state's).
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from typing import Callable
 from engine.core.events import Event
 from engine.core.judging import admit, seed_revealed, with_seed
 from engine.core.rules import Violation
-from engine.core.ruleset import GameResult
 from engine.risk_europe.state import State, evolve as replace
 from engine.risk_europe.battles import (
     _battle_casualties, _battle_dice, _battle_ended, _battle_started, _dice_rerolled, _reroll_declined,
@@ -162,10 +161,6 @@ def conclude(s: State) -> State:
         out = _close_turn(s, c, lenient=False)
         return replace(out, notes=tuple(c.notes))
     return s
-
-
-def result(s: State) -> GameResult | None:
-    return s.result
 
 
 def reveal_seed(s: State, seed: str) -> State:

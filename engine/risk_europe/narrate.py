@@ -40,7 +40,7 @@ def _who(actor: str | None, view: dict | None) -> str:
     return who
 
 
-def describe_event(type_: str, actor: str | None, payload: Any, view: dict | None = None) -> str:
+def describe(type_: str, actor: str | None, payload: Any, view: dict | None = None) -> str:
     """One line for an event, from its payload as logged; `view` (the board after the event, when
     the replay keeps boards) labels the Mercenary Armies."""
     p = payload if isinstance(payload, dict) else {}

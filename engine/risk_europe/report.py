@@ -254,3 +254,8 @@ def summary(t, alone: bool) -> str:
 
 REPORT = Report(queries=q.QUERIES, dashboard=dashboard,
                 dice="roll-offs, siege assaults, battles and re-rolls")
+
+
+def report() -> Report:
+    """RULESET.report: REPORT (the record imports this module when first asked for)."""
+    return REPORT

@@ -28,7 +28,8 @@ Turn), `turns` (Turn Overview, Goal), `recruit` (1 Start of Turn, 2 Join the War
 `attack` (3 Expand and Attack), `maneuver` (4 Maneuver Troops), `end_of_turn` (5 End of Turn,
 Event and Mission cards), `end_of_game` (End of Game, the rewards, Opening New Packages), `common`
 (derived facts and shared helpers). This module holds the `step` dispatcher with the steps the
-log left out, `conclude`, `result`, `position` and `reveal_seed`.
+log left out, `position` and `reveal_seed`. Nothing is settled when the log ends (a turn ends
+with TurnEnded): the record's default `conclude`, and its default `result`, the state's.
 """
 
 from __future__ import annotations
@@ -40,7 +41,6 @@ from engine.core.dice import DiceTape, logged_dice
 from engine.core.events import Event
 from engine.core.judging import admit, is_the_seed, seed_revealed, with_seed
 from engine.core.rules import Violation
-from engine.core.ruleset import GameResult
 from engine.risk_legacy.state import FACE_DOWN, PlayerId, State, evolve as replace
 from engine.risk_legacy.attack import (
     _attack_declared, _attack_dice, _casualties_removed, _defence_declared, _expanded, _missile_fired,
@@ -59,7 +59,7 @@ from engine.risk_legacy.setup import (
 )
 from engine.risk_legacy.turns import _next_turn
 
-# The start of a game, for the RULESET record (engine/risk_legacy/__init__.py), beside step and conclude.
+# The start of a game, for the RULESET record (engine/risk_legacy/__init__.py), beside step.
 from engine.risk_legacy.setup import check_start, initial_state  # noqa: F401
 
 # Re-exported for the modules outside the engine that import them from here today
@@ -248,15 +248,6 @@ def step(s: State, e: Event) -> tuple[list[Violation], State | None]:
             return c.v, replace(s2, notes=tuple(c.notes), at=position(s2))
         return c.v, None
     return c.v, replace(out, notes=tuple(c.notes), at=position(s2))
-
-
-def conclude(s: State) -> State:
-    """The log has ended: nothing is settled without a decision (a turn ends with TurnEnded)."""
-    return s
-
-
-def result(s: State) -> GameResult | None:
-    return s.result
 
 
 def position(s: State) -> tuple[str, int, int]:

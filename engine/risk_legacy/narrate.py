@@ -10,7 +10,7 @@ from engine.core.narration import lines_per_player, log_format_line
 from engine.core.text import plural
 
 
-def describe_event(type_: str, actor: str | None, payload: Any, view: dict | None = None) -> str:
+def describe(type_: str, actor: str | None, payload: Any, view: dict | None = None) -> str:
     """One line for an event, from its payload (as logged); the board `view` is not needed."""
     p = payload if isinstance(payload, dict) else {}
     who = actor or "table"

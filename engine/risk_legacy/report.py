@@ -252,3 +252,8 @@ def summary(t, alone: bool) -> str:
 
 
 REPORT = Report(queries=q.QUERIES, dashboard=dashboard, dice="roll-offs and attack rolls")
+
+
+def report() -> Report:
+    """RULESET.report: REPORT (the record imports this module when first asked for)."""
+    return REPORT

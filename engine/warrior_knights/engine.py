@@ -19,7 +19,6 @@ from typing import Callable
 
 from engine.core.events import Event
 from engine.core.rules import Violation
-from engine.core.ruleset import GameResult
 from engine.warrior_knights import actions as A
 from engine.warrior_knights import assembly as AS
 from engine.warrior_knights import battles as B
@@ -33,7 +32,8 @@ from engine.warrior_knights import upkeep as U
 from engine.warrior_knights.common import Ctx, area_of, city_of, gain, pay, seat_of, set_baron, set_city
 from engine.warrior_knights.state import State, evolve
 
-# The start of a game, for the RULESET record, beside step and conclude.
+# The start of a game, for the RULESET record, beside step. Nothing is settled when the log
+# ends: the record's default `conclude`, and its default `result`, the state's.
 check_start = S.check_start
 initial_state = S.initial_state
 
@@ -299,15 +299,6 @@ def step(s: State, e: Event) -> tuple[list[Violation], State | None]:
     return c.v, evolve(out, notes=tuple(c.notes), at=at)
 
 
-def conclude(s: State) -> State:
-    """The log has ended: nothing is settled without a decision."""
-    return s
-
-
-def result(s: State) -> GameResult | None:
-    return s.result
-
-
 def position(s: State) -> tuple[str, int, int]:
     """(phase, round, stack): the stack is the one being revealed (0 outside the Actions)."""
     f = s.flow
@@ -315,4 +306,4 @@ def position(s: State) -> tuple[str, int, int]:
     return phase, f.round, f.stack if f.phase in ("actions", "special") else 0
 
 
-__all__ = ["check_start", "conclude", "initial_state", "position", "result", "step", "area_of"]
+__all__ = ["check_start", "initial_state", "position", "step", "area_of"]

@@ -16,7 +16,7 @@ def _cards(cards: Any) -> str:
     return ", ".join(_card(x) for x in cards or [])
 
 
-def describe_event(type_: str, actor: str | None, payload: Any, view: dict | None) -> str:
+def describe(type_: str, actor: str | None, payload: Any, view: dict | None) -> str:
     """One line for an event as logged."""
     p = payload if isinstance(payload, dict) else {}
     who = actor or "the table"
