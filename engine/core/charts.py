@@ -16,7 +16,7 @@ titles are shown as given (an axis label may break its line with `<br>`).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 
 @dataclass(frozen=True)
@@ -121,6 +121,27 @@ def percent(values: Sequence[float | None]) -> list[float | None]:
 def plural(n: int, word: str, many: str | None = None) -> str:
     """ "1 game", "1,204 games", "3 dice" (with `many`)."""
     return f"{n:,} {word if n == 1 else (many or word + 's')}"
+
+
+def win_rate_chart(chart_id: str, d: Any, label: Callable[[dict], str], title: str, x_title: str, *,
+                   seat: str, empty: str) -> ChartSpec:
+    """Win rates as engine.core.queries.win_rate gives them (a polars frame: wins, games, win_rate
+    with its interval, even), a bar per row: `label(row)` with "w of n" under it, the 95% interval
+    as error bars, and the rate of a `seat` ("player", "Baron") with no edge as a tick; the title
+    counts the `seat`-games. `empty`: the sentence of the chart when `d` has no row."""
+    if not d.height:
+        return empty_chart(chart_id, empty)
+    rows = d.to_dicts()
+    labels = [f"{label(r)}<br><b>{r['wins']:g} of {r['games']}</b>" for r in rows]
+    return ChartSpec(
+        chart_id, f"{title} ({plural(int(d['games'].sum()), f'{seat}-game')})", x_title,
+        "win rate (%), with its 95% interval", (
+            Bars(labels, percent(d["win_rate"].to_list()), "win rate", colour="#54a24b",
+                 error_up=[100 * (r["win_rate_high"] - r["win_rate"]) for r in rows],
+                 error_down=[100 * (r["win_rate"] - r["win_rate_low"]) for r in rows]),
+            Points(labels, percent(d["even"].to_list()), f"no edge (1 / {seat}s)",
+                   colour="#444", symbol="tick", size=28),
+        ), y_range=(0, 118), level_labels=True)
 
 
 # --- what a section shows after its charts -----------------------------------------------------

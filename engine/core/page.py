@@ -84,6 +84,39 @@ def by_round(chart_id: str, title: str, x_title: str, y_title: str,
         for p in players), threshold=threshold)
 
 
+
+@dataclass(frozen=True)
+class Races:
+    """The numbers a page charts by round, read off a judged game: the board view at the end of
+    each round (`round_ends`), how many rounds were played, and a chart of one number per player
+    at each round's end (`race`), on the x-axis `axis` ("end of round (0: the setup)").
+
+        races = Races.of(game, "end of round (0: the setup)")
+        races.race("coins", f"Coins ({races.rounds_text})", "coins", lambda view, p: ...)"""
+
+    ends: Mapping[int, Mapping[str, Any]]
+    players: tuple[str, ...]
+    axis: str
+
+    @classmethod
+    def of(cls, game: PageGame, axis: str) -> Races:
+        return cls(round_ends(game), game.players, axis)
+
+    @property
+    def rounds(self) -> int:
+        """How many rounds were played (the set-up is not one)."""
+        return rounds_played(self.ends)
+
+    @property
+    def rounds_text(self) -> str:
+        """ "1 round", "7 rounds"."""
+        return rounds_text(self.rounds)
+
+    def race(self, chart_id: str, title: str, y_title: str,
+             value: Callable[[Mapping[str, Any], str], Any], threshold: Threshold | None = None) -> ChartSpec:
+        """A line per player of `value(view, player)` at the end of each round (`by_round`)."""
+        return by_round(chart_id, title, self.axis, y_title, self.ends, self.players, value, threshold)
+
 # --- what the hook returns ----------------------------------------------------------------------
 
 

@@ -16,11 +16,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from engine.core.charts import ChartSpec, Threshold
+from engine.core.charts import Threshold
 from engine.core.data import loaded_once, read_data_file
 from engine.core.page import (
-    Badge, BadgeKind, BoardMap, Frame, Lines, MapArea, Mark, PageGame, PageSpec, by_round,
-    round_ends, rounds_played, rounds_text,
+    Badge, BadgeKind, BoardMap, Frame, Lines, MapArea, Mark, PageGame, PageSpec, Races,
 )
 from engine.risk_europe.board import GameData, default_data
 
@@ -143,25 +142,20 @@ def page(game: PageGame, data: GameData | None = None) -> PageSpec:
     frames = board_frames(game)
     if not frames:
         raise ValueError("no kingdom was placed: there is no board to draw")
-    ends = round_ends(game)
-    n = rounds_played(ends)
-    rounds = rounds_text(n)
-
-    def race(chart_id: str, title: str, axis: str, value, threshold=None) -> ChartSpec:
-        return by_round(chart_id, title, ROUNDS_AXIS, axis, ends, game.players, value, threshold)
-
+    races = Races.of(game, ROUNDS_AXIS)
+    rounds = races.rounds_text
     charts = (
-        race("crown-race", f"The crown race ({rounds}; {WIN_CROWNS} crowns win)", "crowns",
+        races.race("crown-race", f"The crown race ({rounds}; {WIN_CROWNS} crowns win)", "crowns",
              lambda v, p: v["players"][p]["crowns"],
              Threshold(WIN_CROWNS, f"{WIN_CROWNS} crowns win")),
-        race("coins", f"Coins at the end of each round ({rounds})", "coins",
+        races.race("coins", f"Coins at the end of each round ({rounds})", "coins",
              lambda v, p: v["players"][p]["coins"]),
-        race("army", f"Army on the board ({rounds})", "units", _army),
-        race("territories", f"Territories held ({rounds})", "territories",
+        races.race("army", f"Army on the board ({rounds})", "units", _army),
+        races.race("territories", f"Territories held ({rounds})", "territories",
              lambda v, p: v["players"][p]["territories"]),
     )
     return PageSpec(
-        frames=tuple(Frame(f.label, marks(f.view, data)) for f in frames), rounds=n,
+        frames=tuple(Frame(f.label, marks(f.view, data)) for f in frames), rounds=races.rounds,
         charts=charts, map=board_map(data),
         about="Territories are drawn at approximate real-world positions with the units on them; "
               "squares are castles, stars cities (gold or black crown), a thick ring the "

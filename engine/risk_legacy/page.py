@@ -20,8 +20,7 @@ from typing import Any, Mapping
 
 from engine.core.data import loaded_once, read_data_file
 from engine.core.page import (
-    Badge, BadgeKind, BoardMap, Caption, Frame, Lines, MapArea, Mark, PageGame, PageSpec,
-    by_round, round_ends, rounds_played, rounds_text,
+    Badge, BadgeKind, BoardMap, Caption, Frame, Lines, MapArea, Mark, PageGame, PageSpec, Races,
 )
 from engine.risk_legacy.board import FACTION_NAMES, GameData, default_data
 from engine.risk_legacy.world import FORTIFICATION_BOXES
@@ -240,20 +239,18 @@ def page(game: PageGame, data: GameData | None = None) -> PageSpec:
     frames = turn_frames(game, data)
     if not frames:
         raise ValueError("no turn was played: there is no board to draw")
-    ends = round_ends(game)
-    n = rounds_played(ends)
-    first = next(iter(ends.values()), {}).get("players", {})
+    races = Races.of(game, ROUNDS_AXIS)
+    first = next(iter(races.ends.values()), {}).get("players", {})
     some = next(iter(first.values()), {}) if first else {}
     charts = tuple(
-        by_round(f"race-{key.replace('_', '-')}", title.format(rounds=rounds_text(n)),
-                 ROUNDS_AXIS, axis, ends, game.players,
-                 lambda v, p, key=key: v["players"].get(p, {}).get(key))
+        races.race(f"race-{key.replace('_', '-')}", title.format(rounds=races.rounds_text), axis,
+                   lambda v, p, key=key: v["players"].get(p, {}).get(key))
         for key, title, axis in RACES if key in some)
     return PageSpec(
         frames=tuple(Frame(f.label, marks(f.view, data),
                            final_lines(f.view, data) if k == len(frames) - 1 else ())
                      for k, f in enumerate(frames)),
-        rounds=n, charts=charts, lead="Risk Legacy",
+        rounds=races.rounds, charts=charts, lead="Risk Legacy",
         map=board_map(data, tuple(sorted({m["scar"] for f in frames
                                           for m in f.view.get("marks", {}).values()
                                           if m.get("scar")}))),

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from engine.core.page import Frame, PageGame, PageSpec, by_round, round_ends, rounds_played, rounds_text
+from engine.core.page import Frame, PageGame, PageSpec, Races
 from engine.warrior_knights.gamedata import GameData, default_data
 
 ROUNDS_AXIS = "end of round (0: the setup)"
@@ -125,20 +125,15 @@ def page(game: PageGame, data: GameData | None = None) -> PageSpec:
     frames = board_frames(game, data)
     if not frames:
         raise ValueError("no plan was made: the game never got past its setup, there is no board to draw")
-    ends = round_ends(game)
-    n = rounds_played(ends)
-    rounds = rounds_text(n)
-
-    def race(chart_id: str, title: str, axis: str, value) -> Any:
-        return by_round(chart_id, title, ROUNDS_AXIS, axis, ends, game.players, value)
-
+    races = Races.of(game, ROUNDS_AXIS)
+    rounds = races.rounds_text
     charts = (
-        race("wk-influence", f"Influence at the end of each round ({rounds})", "Influence",
+        races.race("wk-influence", f"Influence at the end of each round ({rounds})", "Influence",
              lambda v, p: v["barons"][p]["influence"]),
-        race("wk-cities", f"Cities held ({rounds})", "cities", _cities),
-        race("wk-crowns", f"Crowns in the treasury ({rounds})", "crowns",
+        races.race("wk-cities", f"Cities held ({rounds})", "cities", _cities),
+        races.race("wk-crowns", f"Crowns in the treasury ({rounds})", "crowns",
              lambda v, p: v["barons"][p]["crowns"]),
-        race("wk-votes", f"Votes in hand ({rounds})", "Votes", lambda v, p: v["barons"][p]["votes"]),
+        races.race("wk-votes", f"Votes in hand ({rounds})", "Votes", lambda v, p: v["barons"][p]["votes"]),
     )
     notes = []
     if data.board.invented:
@@ -146,7 +141,7 @@ def page(game: PageGame, data: GameData | None = None) -> PageSpec:
     if data.cards.invented:
         notes.append("with invented example cards")
     return PageSpec(
-        frames=tuple(Frame(f.label, lines=lines(f.view, data)) for f in frames), rounds=n,
+        frames=tuple(Frame(f.label, lines=lines(f.view, data)) for f in frames), rounds=races.rounds,
         charts=charts, lead="Warrior Knights" + (f" ({', '.join(notes)})" if notes else ""),
         about="The board after the setup and after each Action card resolved is written out: "
               "each Baron's treasury, stronghold, cities and Nobles.")

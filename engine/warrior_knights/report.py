@@ -12,11 +12,13 @@ Prepare, then plot: every number comes from a named query; analytics draws the s
 
 from __future__ import annotations
 
-from typing import Callable
+from functools import partial
 
 import polars as pl
 
-from engine.core.charts import Bars, ChartSpec, Heading, Note, Points, Table, empty_chart, percent, plural
+from engine.core.charts import (
+    Bars, ChartSpec, Heading, Note, Table, empty_chart, plural, win_rate_chart,
+)
 from engine.core.report import DashboardPart, Report, Section
 from engine.warrior_knights import queries as q
 
@@ -37,23 +39,7 @@ GAME_COLUMNS = {"game_id": "game", "players": "Barons", "rounds": "rounds", "win
                 "expeditions": "expeditions"}
 
 
-def _win_rate(chart_id: str, d: pl.DataFrame, label: Callable[[dict], str], title: str,
-              x_title: str) -> ChartSpec:
-    """Win rates with "w of n" under each bar, the 95% interval as error bars, and the rate of a
-    Baron with no edge as a tick."""
-    if not d.height:
-        return empty_chart(chart_id, NO_GAME)
-    rows = d.to_dicts()
-    labels = [f"{label(r)}<br><b>{r['wins']:g} of {r['games']}</b>" for r in rows]
-    return ChartSpec(
-        chart_id, f"{title} ({plural(int(d['games'].sum()), 'Baron-game')})", x_title,
-        "win rate (%), with its 95% interval", (
-            Bars(labels, percent(d["win_rate"].to_list()), "win rate", colour="#54a24b",
-                 error_up=[100 * (r["win_rate_high"] - r["win_rate"]) for r in rows],
-                 error_down=[100 * (r["win_rate"] - r["win_rate_low"]) for r in rows]),
-            Points(labels, percent(d["even"].to_list()), "no edge (1 / Barons)",
-                   colour="#444", symbol="tick", size=28),
-        ), y_range=(0, 118), level_labels=True)
+_win_rate = partial(win_rate_chart, seat="Baron", empty=NO_GAME)
 
 
 def _battles(d: pl.DataFrame) -> ChartSpec:
