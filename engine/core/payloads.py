@@ -4,7 +4,9 @@ of payload models by event type."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, model_validator
 
 
 class Payload(BaseModel):
@@ -15,6 +17,17 @@ class Payload(BaseModel):
 
 class SeedRevealed(Payload):
     seed: str                    # the seed of a seeded game; its hash was published at the start
+
+
+def one_of(clear: str, sealed: str, message: str) -> Any:
+    """A payload's model validator: exactly one of the fields `clear` (the choice in clear, a
+    table's record) and `sealed` (its commitment) is given, else ValueError(`message`). In the
+    class body: `_one_of = one_of("amount", "commitment", "give exactly one of ...")`."""
+    def check(payload: Any) -> Any:
+        if (getattr(payload, clear) is None) == (getattr(payload, sealed) is None):
+            raise ValueError(message)
+        return payload
+    return model_validator(mode="after")(check)
 
 
 def payload_table(*models: type[Payload]) -> dict[str, type[Payload]]:

@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import Field, NonNegativeInt, PositiveInt, model_validator
 
-from engine.core.payloads import Payload, SeedRevealed, payload_table
+from engine.core.payloads import Payload, SeedRevealed, one_of, payload_table
 
 Name = str
 
@@ -72,11 +72,7 @@ class BidPlaced(Payload):
     commitment: str | None = None
     army: str | None = None
 
-    @model_validator(mode="after")
-    def _one_of(self) -> "BidPlaced":
-        if (self.amount is None) == (self.commitment is None):
-            raise ValueError("give exactly one of 'amount' or 'commitment'")
-        return self
+    _one_of = one_of("amount", "commitment", "give exactly one of 'amount' or 'commitment'")
 
 
 class BidRevealed(Payload):
@@ -145,11 +141,7 @@ class CardsCommitted(Payload):
     cards: list[str] | None = Field(None, min_length=2, max_length=2)
     commitments: list[str] | None = Field(None, min_length=2, max_length=2)
 
-    @model_validator(mode="after")
-    def _one_of(self) -> "CardsCommitted":
-        if (self.cards is None) == (self.commitments is None):
-            raise ValueError("give exactly one of 'cards' or 'commitments'")
-        return self
+    _one_of = one_of("cards", "commitments", "give exactly one of 'cards' or 'commitments'")
 
 
 class CardRevealed(Payload):
@@ -263,11 +255,7 @@ class MissionKept(Payload):
     mission: str | None = None
     commitment: str | None = None
 
-    @model_validator(mode="after")
-    def _one_of(self) -> "MissionKept":
-        if (self.mission is None) == (self.commitment is None):
-            raise ValueError("give exactly one of 'mission' or 'commitment'")
-        return self
+    _one_of = one_of("mission", "commitment", "give exactly one of 'mission' or 'commitment'")
 
 
 class MissionCompleted(Payload):

@@ -16,7 +16,7 @@ from typing import Literal
 
 from pydantic import Field, NonNegativeInt, PositiveInt, model_validator
 
-from engine.core.payloads import Payload, SeedRevealed, payload_table
+from engine.core.payloads import Payload, SeedRevealed, one_of, payload_table
 from engine.risk_legacy.world import World
 
 Name = str
@@ -79,10 +79,11 @@ class ScarCardsDealt(Payload):
     hidden_dice: NonNegativeInt | None = Field(None, description="face down: dice of the seeded stream the "
                                                "deal used, their faces secret until the seed is revealed")
 
+    _face_up_or_down = one_of("cards", "commitments",
+                              "a Scar deal gives either `cards` (face up) or `commitments` (face down)")
+
     @model_validator(mode="after")
-    def _face_up_or_down(self) -> "ScarCardsDealt":
-        if (self.cards is None) == (self.commitments is None):
-            raise ValueError("a Scar deal gives either `cards` (face up) or `commitments` (face down)")
+    def _dice_of_the_deal(self) -> "ScarCardsDealt":
         if self.dice is not None and self.cards is None:
             raise ValueError("`dice` go with a face-up deal; a face-down one gives `hidden_dice`")
         if self.hidden_dice is not None and self.commitments is None:

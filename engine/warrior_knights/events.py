@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from pydantic import Field, NonNegativeInt, PositiveInt, model_validator
 
-from engine.core.payloads import Payload, SeedRevealed, payload_table
+from engine.core.payloads import Payload, SeedRevealed, one_of, payload_table
 
 Name = str
 Card = str | dict[str, Any]
@@ -123,10 +123,10 @@ class StacksPlanned(Payload):
     counts: list[NonNegativeInt] | None = Field(None, min_length=3, max_length=3)
     commitment: str | None = None
 
+    _one_of = one_of("stacks", "commitment", "give either `stacks` (in clear) or `counts` and `commitment`")
+
     @model_validator(mode="after")
-    def _one_of(self) -> "StacksPlanned":
-        if (self.stacks is None) == (self.commitment is None):
-            raise ValueError("give either `stacks` (in clear) or `counts` and `commitment`")
+    def _counts_seen(self) -> "StacksPlanned":
         if self.commitment is not None and self.counts is None:
             raise ValueError("a committed plan gives its `counts` (face-down cards are seen)")
         return self
@@ -434,11 +434,7 @@ class MissionDealt(Payload):
     mission: str | None = None
     commitment: str | None = None
 
-    @model_validator(mode="after")
-    def _one_of(self) -> "MissionDealt":
-        if (self.mission is None) == (self.commitment is None):
-            raise ValueError("give either `mission` (in clear) or `commitment`")
-        return self
+    _one_of = one_of("mission", "commitment", "give either `mission` (in clear) or `commitment`")
 
 
 class MissionRevealed(Payload):
