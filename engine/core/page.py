@@ -92,7 +92,7 @@ class Races:
     at each round's end (`race`), on the x-axis `axis` ("end of round (0: the setup)").
 
         races = Races.of(game, "end of round (0: the setup)")
-        races.race("coins", f"Coins ({races.rounds_text})", "coins", lambda view, p: ...)"""
+        races.race("coins", "Coins at the end of each round ({rounds})", "coins", lambda view, p: ...)"""
 
     ends: Mapping[int, Mapping[str, Any]]
     players: tuple[str, ...]
@@ -114,8 +114,10 @@ class Races:
 
     def race(self, chart_id: str, title: str, y_title: str,
              value: Callable[[Mapping[str, Any], str], Any], threshold: Threshold | None = None) -> ChartSpec:
-        """A line per player of `value(view, player)` at the end of each round (`by_round`)."""
-        return by_round(chart_id, title, self.axis, y_title, self.ends, self.players, value, threshold)
+        """A line per player of `value(view, player)` at the end of each round (`by_round`),
+        titled `title` with "{rounds}" replaced by how many rounds were played ("7 rounds")."""
+        return by_round(chart_id, title.replace("{rounds}", self.rounds_text), self.axis, y_title,
+                        self.ends, self.players, value, threshold)
 
 # --- what the hook returns ----------------------------------------------------------------------
 

@@ -143,16 +143,15 @@ def page(game: PageGame, data: GameData | None = None) -> PageSpec:
     if not frames:
         raise ValueError("no kingdom was placed: there is no board to draw")
     races = Races.of(game, ROUNDS_AXIS)
-    rounds = races.rounds_text
     charts = (
-        races.race("crown-race", f"The crown race ({rounds}; {WIN_CROWNS} crowns win)", "crowns",
-             lambda v, p: v["players"][p]["crowns"],
-             Threshold(WIN_CROWNS, f"{WIN_CROWNS} crowns win")),
-        races.race("coins", f"Coins at the end of each round ({rounds})", "coins",
-             lambda v, p: v["players"][p]["coins"]),
-        races.race("army", f"Army on the board ({rounds})", "units", _army),
-        races.race("territories", f"Territories held ({rounds})", "territories",
-             lambda v, p: v["players"][p]["territories"]),
+        races.race("crown-race", f"The crown race ({{rounds}}; {WIN_CROWNS} crowns win)", "crowns",
+                   lambda v, p: v["players"][p]["crowns"],
+                   Threshold(WIN_CROWNS, f"{WIN_CROWNS} crowns win")),
+        races.race("coins", "Coins at the end of each round ({rounds})", "coins",
+                   lambda v, p: v["players"][p]["coins"]),
+        races.race("army", "Army on the board ({rounds})", "units", _army),
+        races.race("territories", "Territories held ({rounds})", "territories",
+                   lambda v, p: v["players"][p]["territories"]),
     )
     return PageSpec(
         frames=tuple(Frame(f.label, marks(f.view, data)) for f in frames), rounds=races.rounds,

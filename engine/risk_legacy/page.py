@@ -243,7 +243,7 @@ def page(game: PageGame, data: GameData | None = None) -> PageSpec:
     first = next(iter(races.ends.values()), {}).get("players", {})
     some = next(iter(first.values()), {}) if first else {}
     charts = tuple(
-        races.race(f"race-{key.replace('_', '-')}", title.format(rounds=races.rounds_text), axis,
+        races.race(f"race-{key.replace('_', '-')}", title, axis,
                    lambda v, p, key=key: v["players"].get(p, {}).get(key))
         for key, title, axis in RACES if key in some)
     return PageSpec(

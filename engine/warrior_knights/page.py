@@ -126,14 +126,13 @@ def page(game: PageGame, data: GameData | None = None) -> PageSpec:
     if not frames:
         raise ValueError("no plan was made: the game never got past its setup, there is no board to draw")
     races = Races.of(game, ROUNDS_AXIS)
-    rounds = races.rounds_text
     charts = (
-        races.race("wk-influence", f"Influence at the end of each round ({rounds})", "Influence",
-             lambda v, p: v["barons"][p]["influence"]),
-        races.race("wk-cities", f"Cities held ({rounds})", "cities", _cities),
-        races.race("wk-crowns", f"Crowns in the treasury ({rounds})", "crowns",
-             lambda v, p: v["barons"][p]["crowns"]),
-        races.race("wk-votes", f"Votes in hand ({rounds})", "Votes", lambda v, p: v["barons"][p]["votes"]),
+        races.race("wk-influence", "Influence at the end of each round ({rounds})", "Influence",
+                   lambda v, p: v["barons"][p]["influence"]),
+        races.race("wk-cities", "Cities held ({rounds})", "cities", _cities),
+        races.race("wk-crowns", "Crowns in the treasury ({rounds})", "crowns",
+                   lambda v, p: v["barons"][p]["crowns"]),
+        races.race("wk-votes", "Votes in hand ({rounds})", "Votes", lambda v, p: v["barons"][p]["votes"]),
     )
     notes = []
     if data.board.invented:
