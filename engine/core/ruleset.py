@@ -77,6 +77,24 @@ def declared_winners_of(payload: Any) -> tuple[str, ...]:
     return (payload["winner"],) if isinstance(payload.get("winner"), str) else ()
 
 
+def refuse_options(title: str, options: Mapping[str, str], takes: Iterable[str]) -> None:
+    """For a `new_game` hook: ValueError naming the first of `options` the game `title` does not
+    take (`takes`, the names of its `simulate_options` or its own)."""
+    unknown = sorted(set(options) - set(takes))
+    if unknown:
+        raise ValueError(f"{title} takes no option {unknown[0]!r} (only {', '.join(map(repr, takes))})")
+
+
+def check_seats(players: tuple[str, ...], fewest: int, most: int, game: str, seats: str = "players") -> None:
+    """For a `new_game` hook: ValueError unless `players` are `fewest` to `most` ids, each its
+    own; `game` and `seats` name what is played and by whom ("Warrior Knights", "Barons")."""
+    if not fewest <= len(players) <= most:
+        count = str(fewest) if fewest == most else f"{fewest} to {most}"
+        raise ValueError(f"{game} is played by {count} {seats}, not {len(players)}")
+    if len(set(players)) != len(players):
+        raise ValueError("two players have the same id")
+
+
 @dataclass(frozen=True)
 class Ruleset:
     """One ruleset's decider record. Every function is pure: same inputs, same outputs."""

@@ -66,6 +66,28 @@ class SeatFold:
         return state if nxt is None else nxt
 
 
+class SeatBot:
+    """A bot for live play (a ruleset's `bot` hook) that decides from the state its seat's log
+    folds to. `choose(log, moves)` keeps the moves a service offers its actor, made into the
+    game's moves by `move(actor, type, payload)`, and asks `pick(state, moves)` for one: None
+    (the moment passes) when none is offered or `pick` lets it pass. A game's bot defines `pick`."""
+
+    def __init__(self, rs: Any, actor: str, foldable: Callable[[str, dict], dict], move: Callable[..., Any]):
+        self.actor, self.move = actor, move
+        self.fold = SeatFold(rs, foldable)
+
+    def choose(self, log: Sequence[Mapping], moves: Sequence[Mapping]) -> dict | None:
+        offered = [self.move(m["actor"], m["type"], m["payload"]) for m in moves if m["actor"] == self.actor]
+        if not offered:
+            return None
+        pick = self.pick(self.fold.state(log), offered)
+        return None if pick is None else {"actor": pick.actor, "type": pick.type, "payload": pick.payload}
+
+    def pick(self, state: Any, moves: list) -> Any:
+        """One of `moves` (each with actor, type and payload), or None to let the moment pass."""
+        raise NotImplementedError
+
+
 def _same(a: Mapping, b: Mapping) -> bool:
     return (a.get("seq"), a.get("type"), a.get("actor"), a.get("payload")) == \
            (b.get("seq"), b.get("type"), b.get("actor"), b.get("payload"))

@@ -18,6 +18,8 @@ from typing import Any, Mapping
 
 from engine.core.chance import draw
 from engine.core.dice import TapeReader
+from engine.core.ruleset import check_seats, refuse_options
+from engine.core.seat_fold import SeatBot
 from engine.core.views import HIDDEN
 from engine.risk_europe.board import default_data
 from engine.risk_europe.legal import Move, chance_needed, dice_for
@@ -32,18 +34,13 @@ def new_game(players: tuple[str, ...], options: Mapping[str, str], dice: dict) -
     """The GameStarted payload of a new game of `options["variant"]` (default basic) for
     `players` in seat order, judged with the shipped board and cards; ValueError when the variant
     is unknown, wants another number of players, or an option is not one the game takes."""
-    unknown = set(options) - {"variant"}
-    if unknown:
-        raise ValueError(f"Risk Europe takes no option {sorted(unknown)[0]!r} (only 'variant')")
+    refuse_options("Risk Europe", options, ("variant",))
     name = options.get("variant") or "basic"
     try:
         variant = parse_variant(name)
     except VariantError as exc:
         raise ValueError(str(exc)) from None
-    if len(players) != variant.players:
-        raise ValueError(f"variant {name!r} is played by {variant.players} players, not {len(players)}")
-    if len(set(players)) != len(players):
-        raise ValueError("two players have the same id")
+    check_seats(players, variant.players, variant.players, f"variant {name!r}")
     free = [c for c in ARMY_COLOURS if c not in players]
     data = default_data()
     start: dict[str, Any] = {"ruleset": "risk-europe", "variant": name,
@@ -96,7 +93,7 @@ def _foldable(type_: str, payload: dict) -> dict:
     return payload
 
 
-class LiveBot:
+class LiveBot(SeatBot):
     """RULESET.bot: one of the simulator's bots (engine.risk_europe.bots) playing one army live,
     from the moves a service offers it and the log as its seat reads it. The choices are the
     simulator's: its bid, kingdom, cards, orders and casualties; a turn ended (TurnEnded) where
@@ -104,22 +101,12 @@ class LiveBot:
     it would not re-roll; a Mercenary Army never turns on the player controlling it."""
 
     def __init__(self, actor: str, seed: str):
-        from engine.core.seat_fold import SeatFold
         from engine.risk_europe import RULESET
         from engine.risk_europe.bots import Bot
-        self.actor = actor
+        super().__init__(RULESET, actor, _foldable, Move)
         self.bot = Bot(actor, seed)
-        self.fold = SeatFold(RULESET, _foldable)
 
-    def choose(self, log: list[dict], moves: list[dict]) -> dict | None:
-        s = self.fold.state(log)
-        offered = [Move(m["actor"], m["type"], m["payload"]) for m in moves if m["actor"] == self.actor]
-        if not offered:
-            return None
-        pick = self._pick(s, offered)
-        return {"actor": pick.actor, "type": pick.type, "payload": pick.payload}
-
-    def _pick(self, s: State, moves: list[Move]) -> Move:
+    def pick(self, s: State, moves: list[Move]) -> Move:
         from engine.risk_europe.bots import loyal_moves
         kinds = {m.type: m for m in reversed(moves)}          # the first move of each type
         if "RerollDeclined" in kinds:

@@ -36,6 +36,8 @@ from typing import Any, Mapping
 
 from engine.core.chance import draw
 from engine.core.dice import TapeReader
+from engine.core.ruleset import check_seats, refuse_options
+from engine.core.seat_fold import SeatBot
 from engine.core.views import HIDDEN
 from engine.risk_legacy import world as W
 from engine.risk_legacy.board import default_data
@@ -52,13 +54,8 @@ def new_game(players: tuple[str, ...], options: Mapping[str, str], dice: dict) -
     JSON, e.g. one a campaign left), as game `options["campaign"]`'s next when given;
     `options["events"]` / `["missions"]`: the Event and Mission cards in play (a count, default
     0: not used; GameStarted.events / missions). ValueError naming what cannot be started."""
-    unknown = sorted(set(options) - set(OPTIONS))
-    if unknown:
-        raise ValueError(f"Risk Legacy takes no option {unknown[0]!r} (only {', '.join(map(repr, OPTIONS))})")
-    if not 3 <= len(players) <= 5:
-        raise ValueError(f"Risk Legacy is for 3 to 5 players, not {len(players)}")
-    if len(set(players)) != len(players):
-        raise ValueError("two players have the same id")
+    refuse_options("Risk Legacy", options, OPTIONS)
+    check_seats(players, 3, 5, "Risk Legacy")
     data = default_data()
     start: dict[str, Any] = {"ruleset": "risk-legacy", "players": [{"id": p} for p in players],
                              "dice": dict(dice),
@@ -166,7 +163,7 @@ def _nearest(moves: list[Move], key: str, want: int) -> Move:
     return min(moves, key=lambda m: (abs(m.payload[key] - want), m.payload[key]))
 
 
-class LiveBot:
+class LiveBot(SeatBot):
     """RULESET.bot: the simulator's bot (engine.risk_legacy.sim.LegacyBot) playing one player live,
     from the moves a service offers and the log as the player's seat reads it. Its choices are the
     simulator's, taken from the moves offered: a Red Star bought when four cards allow, the
@@ -177,20 +174,12 @@ class LiveBot:
     reward."""
 
     def __init__(self, actor: str, seed: str):
-        from engine.core.seat_fold import SeatFold
         from engine.risk_legacy import RULESET
         from engine.risk_legacy.sim import LegacyBot
-        self.actor = actor
+        super().__init__(RULESET, actor, _foldable, Move)
         self.bot = LegacyBot(actor, seed)
-        self.fold = SeatFold(RULESET, _foldable)
 
-    def choose(self, log: list[dict], moves: list[dict]) -> dict | None:
-        s = self.fold.state(log)
-        offered = [Move(m["actor"], m["type"], m["payload"]) for m in moves if m["actor"] == self.actor]
-        pick = self._pick(s, offered) if offered else None
-        return None if pick is None else {"actor": pick.actor, "type": pick.type, "payload": pick.payload}
-
-    def _pick(self, s: State, moves: list[Move]) -> Move | None:
+    def pick(self, s: State, moves: list[Move]) -> Move | None:
         by: dict[str, list[Move]] = {}
         for m in moves:
             by.setdefault(m.type, []).append(m)

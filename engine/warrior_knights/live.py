@@ -48,6 +48,7 @@ from typing import Any, Mapping, NamedTuple
 from engine.core.chance import draw
 from engine.core.dice import DiceTape, TapeReader
 from engine.core.events import Event
+from engine.core.ruleset import check_seats, refuse_options
 from engine.core.rules import Violation
 from engine.core.views import HIDDEN
 from engine.warrior_knights import battles as B
@@ -82,13 +83,8 @@ def new_game(players: tuple[str, ...], options: Mapping[str, str], dice: dict) -
     """The GameStarted payload of a new game for `players` (2 to 6, in seat order) on the shipped
     example board and cards, each Baron given the colour of his seat in the box's order (a
     player named after a colour gets it when it is free). ValueError naming what cannot start."""
-    unknown = sorted(set(options) - {"players"})
-    if unknown:
-        raise ValueError(f"Warrior Knights takes no option {unknown[0]!r}")
-    if not 2 <= len(players) <= 6:
-        raise ValueError(f"Warrior Knights is played by 2 to 6 Barons, not {len(players)}")
-    if len(set(players)) != len(players):
-        raise ValueError("two players have the same id")
+    refuse_options("Warrior Knights", options, ("players",))
+    check_seats(players, 2, 6, "Warrior Knights", "Barons")
     free = [c for c in COLOURS if c not in players]
     specs = []
     for p in players:
