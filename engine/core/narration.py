@@ -1,10 +1,11 @@
 """What every ruleset's narration shares (the `describe` and `board_lines` hooks of the record):
-the board as a line per player with the territories they hold, and the lines of the events the
-log format itself defines (the result claim, the seed reveal, a ruling)."""
+the board as a line per player with the territories they hold, the lines of events whose words
+are a template of their payload, and the lines of the events the log format itself defines (the
+result claim, the seed reveal, a ruling)."""
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from engine.core.rulings import RULING_EVENT, ruling_line
 from engine.core.ruleset import declared_winners_of
@@ -28,6 +29,21 @@ def lines_per_player(view: dict | None, indent: str, held: Callable[[str, dict],
         owned = [held(t, x) for t, x in board.items() if x.get("owner") == p]
         out.append(f"{indent}{player(p, info)} — " + "; ".join(owned))
     return out
+
+
+class _Fields(dict):
+    """A payload's fields for a template: a field the payload lacks reads None (as `.get`)."""
+
+    def __missing__(self, key: str) -> None:
+        return None
+
+
+def template_line(templates: Mapping[str, str], type_: str, payload: Mapping[str, Any], who: str) -> str | None:
+    """The line of an event whose words are a template of its payload's fields and of `who`, the
+    actor as the line names it (`templates[type_]`, e.g. "{who} starts the battle in
+    {territory}"); None for a type with no template."""
+    template = templates.get(type_)
+    return None if template is None else template.format_map(_Fields(payload, who=who))
 
 
 def log_format_line(type_: str, payload: Any, who: str) -> str:

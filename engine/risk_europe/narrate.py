@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any, Hashable
 
-from engine.core.narration import lines_per_player, log_format_line
+from engine.core.narration import lines_per_player, log_format_line, template_line
 from engine.core.text import plural
 from engine.core.views import HIDDEN
 
@@ -18,6 +18,16 @@ _SHORT = {"footman": "F", "archer": "A", "cavalry": "C", "siege": "S"}
 # phases of the setup and of the Mercenary Armies' bids at the start of a round (engine.risk_europe.state.Flow)
 _SETUP_PHASES = frozenset({"bidding", "placement", "tiles"})
 _MERCENARY_PHASES = frozenset({"control", "merc_order", "rolloff"})
+
+# the events whose line is only their payload's fields in words (engine.core.narration.template_line)
+_LINES = {
+    "Fortified": "{who} bonus FORTIFY {territory}",
+    "SiegeAssaulted": "{who} bonus SIEGE ASSAULT {from} → {target}",
+    "RerollDeclined": "{who} keeps the castle's dice (no re-roll)",
+    "TurnEnded": "{who} ends the turn",
+    "BattleStarted": "{who} starts the battle in {territory}",
+    "BattleEnded": "claim: battle in {territory} won by {winner}",
+}
 
 
 def units_short(units: dict[str, int]) -> str:
@@ -50,6 +60,9 @@ def describe(type_: str, actor: str | None, payload: Any, view: dict | None = No
     def u(x: Any) -> str:
         return units_short(x) if isinstance(x, dict) else str(x)
 
+    line = template_line(_LINES, t, p, who)
+    if line is not None:
+        return line
     army = f" for control of Mercenary Army {p['army']}" if p.get("army") else ""
     if t == "BidPlaced":
         amount = p.get("amount")
@@ -89,23 +102,11 @@ def describe(type_: str, actor: str | None, payload: Any, view: dict | None = No
         items = ", ".join(f"{x.get('count', 1)}×{x.get('item')}" + (f" in {x['territory']}" if x.get("territory") else "")
                           for x in p.get("purchases") or [] if isinstance(x, dict))
         return f"{who} SPEND: {items or 'nothing'}"
-    if t == "Fortified":
-        return f"{who} bonus FORTIFY {p.get('territory')}"
-    if t == "SiegeAssaulted":
-        return f"{who} bonus SIEGE ASSAULT {p.get('from')} → {p.get('target')}"
     if t in ("DiceRolled", "DiceRerolled"):
         rolls = "; ".join(f"{k} {v}" for k, v in (p.get("rolls") or {}).items())
         return ("re-roll " if t == "DiceRerolled" else "dice ") + rolls
-    if t == "RerollDeclined":
-        return f"{who} keeps the castle's dice (no re-roll)"
-    if t == "TurnEnded":
-        return f"{who} ends the turn"
     if t == "CasualtiesRemoved":
         return f"{who} removes {u(p.get('units'))} in {p.get('territory')}"
-    if t == "BattleStarted":
-        return f"{who} starts the battle in {p.get('territory')}"
-    if t == "BattleEnded":
-        return f"claim: battle in {p.get('territory')} won by {p.get('winner')}"
     return log_format_line(t, p, who)
 
 

@@ -6,14 +6,38 @@ from __future__ import annotations
 
 from typing import Any, Hashable
 
-from engine.core.narration import lines_per_player, log_format_line
+from engine.core.narration import lines_per_player, log_format_line, template_line
 from engine.core.text import plural
+
+
+# the events whose line is only their payload's fields in words (engine.core.narration.template_line)
+_LINES = {
+    "FactionChosen": "{who} takes {faction} and starts in {territory}",
+    "JoinedWar": "{who} JOINS THE WAR in {territory}",
+    "Expanded": "{who} EXPANDS {troops} {from} → {to}",
+    "AttackDeclared": "{who} ATTACKS {to} from {from} with {troops}",
+    "ScarPlaced": "{who} places a {scar} scar on {territory}",
+    "MissileFired": "{who} fires a MISSILE at the {side}'s die #{die}",
+    "CasualtiesRemoved": "troops removed: attacker {attacker}, defender {defender}",
+    "MovedIn": "{who} moves in {troops}",
+    "Maneuvered": "{who} MANEUVERS {troops} {from} → {to}",
+    "CardRevealed": "slot 1: {card}",
+    "ScarCardReturned": "{who} turns over the Scar card not played: {scar}",
+    "TurnEnded": "{who} ends the turn",
+    "DefenceDeclared": "{who} defends with {troops}",
+    "MissilesHeld": "{who} fires no Missile",
+    "WorldNamed": "{by} names the world {name!r}",
+    "PackOpened": "claim: {pack} opened",
+}
 
 
 def describe(type_: str, actor: str | None, payload: Any, view: dict | None = None) -> str:
     """One line for an event, from its payload (as logged); the board `view` is not needed."""
     p = payload if isinstance(payload, dict) else {}
     who = actor or "table"
+    line = template_line(_LINES, type_, p, who)
+    if line is not None:
+        return line
     if type_ == "ScarCardsDealt":
         if p.get("commitments"):
             return "Scar cards dealt face down to " + ", ".join(p["commitments"])
@@ -24,53 +48,21 @@ def describe(type_: str, actor: str | None, payload: Any, view: dict | None = No
         return f"mission face up: {p.get('card')} (reward {p.get('reward', 1)})"
     if type_ == "DiceRolled":
         return "dice " + "; ".join(f"{k} {v}" for k, v in (p.get("rolls") or {}).items())
-    if type_ == "FactionChosen":
-        return f"{who} takes {p.get('faction')} and starts in {p.get('territory')}"
     if type_ == "RedStarBought":
         return f"{who} buys a Red Star with {', '.join(map(str, p.get('cards') or []))}"
-    if type_ == "JoinedWar":
-        return f"{who} JOINS THE WAR in {p.get('territory')}"
     if type_ == "Recruited":
         cards = f" turning in {', '.join(map(str, p['cards']))}" if p.get("cards") else ""
         where = ", ".join(f"{n} {t}" for t, n in (p.get("placements") or {}).items())
         return f"{who} RECRUITS{cards}: {where}"
-    if type_ == "Expanded":
-        return f"{who} EXPANDS {p.get('troops')} {p.get('from')} → {p.get('to')}"
-    if type_ == "AttackDeclared":
-        return f"{who} ATTACKS {p.get('to')} from {p.get('from')} with {p.get('troops')}"
-    if type_ == "ScarPlaced":
-        return f"{who} places a {p.get('scar')} scar on {p.get('territory')}"
-    if type_ == "MissileFired":
-        return f"{who} fires a MISSILE at the {p.get('side')}'s die #{p.get('die')}"
-    if type_ == "CasualtiesRemoved":
-        return f"troops removed: attacker {p.get('attacker')}, defender {p.get('defender')}"
-    if type_ == "MovedIn":
-        return f"{who} moves in {p.get('troops')}"
-    if type_ == "Maneuvered":
-        return f"{who} MANEUVERS {p.get('troops')} {p.get('from')} → {p.get('to')}"
     if type_ == "CardDrawn":
         return f"{who} draws {p.get('card')}" + (" (and places a troop)" if p.get("troop") else "")
-    if type_ == "CardRevealed":
-        return f"slot 1: {p.get('card')}"
     if type_ == "EventCardDrawn":
         return f"EVENT {p.get('card')}" + (f": {p['text']}" if p.get("text") else "")
     if type_ == "MissionCompleted":
         return f"{who} completes the mission {p.get('card') or ''}".rstrip()
-    if type_ == "ScarCardReturned":
-        return f"{who} turns over the Scar card not played: {p.get('scar')}"
-    if type_ == "TurnEnded":
-        return f"{who} ends the turn"
-    if type_ == "DefenceDeclared":
-        return f"{who} defends with {p.get('troops')}"
-    if type_ == "MissilesHeld":
-        return f"{who} fires no Missile"
     if type_ == "RewardChosen":
         what = ", ".join(f"{k} {v}" for k, v in p.items() if k != "reward" and v is not None)
         return f"{who} REWARD {p.get('reward')}" + (f" ({what})" if what else "")
-    if type_ == "WorldNamed":
-        return f"{p.get('by')} names the world {p.get('name')!r}"
-    if type_ == "PackOpened":
-        return f"claim: {p.get('pack')} opened"
     return log_format_line(type_, p, who)
 
 
