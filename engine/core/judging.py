@@ -87,6 +87,18 @@ def seed_revealed(s: State, seed: str, c: Verdicts, rule: str,
 
 # --- who may act: the gate every ruleset's `step` and turn handlers pass an event through ------
 
+def is_over_for(s: State, e: Any, c: Verdicts, rule: str, after_end: frozenset,
+                ended: str = "the game ended") -> bool:
+    """Is the game over for event `e`: has it a result (`s.result`), and is `e` none of the types
+    still logged after the end (`after_end`)? If so the event is skipped with `rule`: "<ended>
+    (<winners>, <reason>); nothing more is played (<type>)"."""
+    if s.result is None or e.type in after_end:
+        return False
+    c.skip(rule, f"{ended} ({' and '.join(s.result.winners) or 'no winner'}, {s.result.reason}); "
+           f"nothing more is played ({e.type})")
+    return True
+
+
 def admit(s: State, e: Any, c: Verdicts, handlers: dict, *, start_event: str, table_events: frozenset,
           flow_rule: str, actor_rule: str, no_actor: str = "{type} must name the acting player",
           eliminated_may: frozenset = frozenset()) -> Callable | None:

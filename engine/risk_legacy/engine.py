@@ -39,7 +39,7 @@ from typing import Callable
 from engine.core.chance import DrawError, draw_with
 from engine.core.dice import DiceTape, logged_dice
 from engine.core.events import Event
-from engine.core.judging import admit, is_the_seed, seed_revealed, with_seed
+from engine.core.judging import admit, is_over_for, is_the_seed, seed_revealed, with_seed
 from engine.core.rules import Violation
 from engine.risk_legacy.state import FACE_DOWN, PlayerId, State, evolve as replace
 from engine.risk_legacy.attack import (
@@ -229,9 +229,7 @@ _TABLE_EVENTS = frozenset({"ScarCardsDealt", "CardsLaidOut", "MissionRevealed", 
 def step(s: State, e: Event) -> tuple[list[Violation], State | None]:
     """Judge one event: every violation, and the next state (None when the event is skipped)."""
     c = _Ctx()
-    if s.result is not None and e.type not in _AFTER_END:
-        c.skip("RL-GAME-OVER", f"the game ended ({' and '.join(s.result.winners) or 'no winner'}, "
-               f"{s.result.reason}); nothing more is played ({e.type})")
+    if is_over_for(s, e, c, "RL-GAME-OVER", _AFTER_END):
         return c.v, None
     handler = admit(s, e, c, HANDLERS, start_event="GameStarted", table_events=_TABLE_EVENTS,
                     flow_rule="RL-FLOW", actor_rule="RL-ACTOR",

@@ -18,6 +18,7 @@ from __future__ import annotations
 from typing import Callable
 
 from engine.core.events import Event
+from engine.core.judging import is_over_for
 from engine.core.rules import Violation
 from engine.warrior_knights import actions as A
 from engine.warrior_knights import assembly as AS
@@ -267,9 +268,7 @@ def _glory_owed(s: State, e: Event, c: Ctx) -> State:
 def step(s: State, e: Event) -> tuple[list[Violation], State | None]:
     """Judge one event: every violation, and the next state (None when the event is skipped)."""
     c = Ctx()
-    if s.result is not None and e.type not in _AFTER_END:
-        c.skip("WK-GAME-OVER", f"the game has ended ({' and '.join(s.result.winners) or 'no winner'}, "
-               f"{s.result.reason}); nothing more is played ({e.type})")
+    if is_over_for(s, e, c, "WK-GAME-OVER", _AFTER_END, "the game has ended"):
         return c.v, None
     handler = HANDLERS.get(e.type)
     if handler is None or e.type == "GameStarted":
