@@ -197,7 +197,8 @@ class LiveBot(SeatBot):
         if "ScarPlaced" in by or "DefenceDeclared" in by:
             return self._before_the_roll(s, by)
         if "MissilesHeld" in by:
-            return self._missile(s, by.get("MissileFired", [])) or by["MissilesHeld"][0]
+            from engine.risk_legacy.sim import turning_missile   # the simulator's rule
+            return turning_missile(s, by.get("MissileFired", [])) or by["MissilesHeld"][0]
         return self._turn(s, by)
 
     def _before_the_roll(self, s: State, by: dict[str, list[Move]]) -> Move | None:
@@ -210,24 +211,6 @@ class LiveBot(SeatBot):
                 return m
         defend = by.get("DefenceDeclared")
         return max(defend, key=lambda m: m.payload["troops"]) if defend else None
-
-    def _missile(self, s: State, fire: list[Move]) -> Move | None:
-        """A Missile fired where it turns the roll: for its own side, or for the defender of an HQ
-        whose loss would give the attacker the game (the simulator's rule)."""
-        from engine.risk_legacy import engine as E
-        cb, p = s.combat, self.actor
-        _, _, a0, d0 = E.roll_result(s, cb)
-        hq = s.terr[cb.to].hq is not None
-        danger = hq and E.stars(s, cb.attacker) >= 3
-        for m in fire:
-            side = m.payload["side"]
-            trial = cb._replace(missiles=cb.missiles + ((side, m.payload["die"], p),))
-            _, _, a1, d1 = E.roll_result(s, trial)
-            if p == cb.attacker and side == "attacker" and hq and (a1 < a0 or d1 > d0):
-                return m
-            if (p == cb.defender or danger) and p != cb.attacker and side == "defender" and hq and (d1 < d0 or a1 > a0):
-                return m
-        return None
 
     def _turn(self, s: State, by: dict[str, list[Move]]) -> Move | None:
         from engine.risk_legacy import engine as E

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Callable, Iterator, Mapping
+from typing import Callable, Iterable, Iterator, Mapping
 
 from engine.core.canonical import sha256_hex
 from engine.core.chance import draw
@@ -211,6 +211,25 @@ MISSIONS = {c.card: c for c in MISSION_CARDS}
 # ---------------------------------------------------------------------------------------------
 # the bot
 # ---------------------------------------------------------------------------------------------
+
+def turning_missile(s: State, fire: Iterable[L.Move]) -> L.Move | None:
+    """The first Missile of `fire` (MissileFired moves) that turns the roll: for the side of the
+    player firing, or for the defender of an HQ whose loss would give the attacker the game."""
+    cb = s.combat
+    _, _, a0, d0 = E.roll_result(s, cb)
+    hq = s.terr[cb.to].hq is not None
+    danger = hq and E.stars(s, cb.attacker) >= 3
+    for m in fire:
+        p = m.actor
+        side = m.payload["side"]
+        trial = cb._replace(missiles=cb.missiles + ((side, m.payload["die"], p),))
+        _, _, a1, d1 = E.roll_result(s, trial)
+        if p == cb.attacker and side == "attacker" and hq and (a1 < a0 or d1 > d0):
+            return m
+        if (p == cb.defender or danger) and p != cb.attacker and side == "defender" and hq and (d1 < d0 or a1 > a0):
+            return m
+    return None
+
 
 class LegacyBot:
     """A player with some sense: buys Red Stars, recruits on its front, takes HQs and weak
@@ -543,24 +562,8 @@ class _Table:
             self.record("MovedIn", cb.attacker, {"troops": self.bots[cb.attacker].move_in(s)})
 
     def missile(self, s: State) -> L.Move | None:
-        """A Missile is fired when it turns the roll: for the side of the player firing, or for
-        the defender of an HQ whose loss would give the attacker the game."""
-        cb = s.combat
-        _, _, a0, d0 = E.roll_result(s, cb)
-        hq = s.terr[cb.to].hq is not None
-        danger = hq and E.stars(s, cb.attacker) >= 3
-        for m in L.combat_moves(s):
-            if m.type != "MissileFired":
-                continue
-            p = m.actor
-            side = m.payload["side"]
-            trial = s.combat._replace(missiles=cb.missiles + ((side, m.payload["die"], p),))
-            _, _, a1, d1 = E.roll_result(s, trial)
-            if p == cb.attacker and side == "attacker" and hq and (a1 < a0 or d1 > d0):
-                return m
-            if (p == cb.defender or danger) and p != cb.attacker and side == "defender" and hq and (d1 < d0 or a1 > a0):
-                return m
-        return None
+        """A Missile is fired when it turns the roll (`turning_missile`)."""
+        return turning_missile(s, (m for m in L.combat_moves(s) if m.type == "MissileFired"))
 
     def turn_step(self) -> None:
         s = self.state

@@ -4,7 +4,7 @@ the decks, and derived facts (who controls what, an army's strength, seat orders
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from engine.core.data import DataShapeError, Shape
 from engine.core.rules import Verdicts
@@ -195,6 +195,45 @@ def draw_from(deck: Deck | None, card_id: str | None, what: str, c: Ctx) -> Deck
         c.bad("WK-DECK", f"{what}: the deck's known cards are at the bottom now, {deck.bottom[0]!r} "
               f"first; the log draws {card_id!r}")
     return Deck(frozenset(), tuple(x for x in deck.bottom if x != card_id), deck.discard - {card_id})
+
+
+def deal(deck: Deck, n: int, choose: Callable[[list[str]], str],
+         keep: Callable[[str], bool] = lambda card: True) -> list[str]:
+    """`n` cards drawn from `deck` as `draw_from` takes them: each chosen by `choose` among the
+    pile's cards that `keep` allows (sorted), else among the whole pile, else the first of the
+    known bottom; an empty deck is its discards shuffled first. Fewer when the deck and its
+    discards run out. `choose` is the table's chance: the simulator's random choice, or live
+    play's draw with the seed's dice."""
+    out: list[str] = []
+    d = deck
+    for _ in range(n):
+        if not d.pile and not d.bottom:
+            d = Deck(d.discard)
+        if not d.pile and not d.bottom:
+            break                      # the deck and its discards are all out
+        pool = sorted(x for x in d.pile if keep(x))
+        if pool:
+            card = choose(pool)
+        elif d.pile:
+            card = choose(sorted(d.pile))
+        else:
+            card = d.bottom[0]
+        out.append(card)
+        d = Deck(d.pile - {card}, tuple(x for x in d.bottom if x != card), d.discard - {card})
+    return out
+
+
+def deal_until(deck: Deck, fits: Callable[[str], bool], choose: Callable[[list[str]], str]) -> list[str]:
+    """Cards drawn from `deck` one at a time (`deal`) until one `fits`, that one last: the Fate
+    cards drawn until one names a colour in play."""
+    out: list[str] = []
+    d = deck
+    while True:
+        card = deal(d, 1, choose)[0]
+        out.append(card)
+        d = Deck(d.pile - {card}, tuple(x for x in d.bottom if x != card), d.discard - {card})
+        if fits(card):
+            return out
 
 
 def discard_to(deck: Deck | None, card_ids: Iterable[str | None]) -> Deck | None:

@@ -54,7 +54,7 @@ from engine.core.views import HIDDEN
 from engine.warrior_knights import battles as B
 from engine.warrior_knights import engine as E
 from engine.warrior_knights.assembly import PRIVATE, _current, _open_agendas
-from engine.warrior_knights.common import Ctx, cities_of, stronghold_spot_problem
+from engine.warrior_knights.common import Ctx, cities_of, deal, deal_until, stronghold_spot_problem
 from engine.warrior_knights.events import PAYLOADS
 from engine.warrior_knights.gamedata import default_data
 from engine.warrior_knights.neutral import FOLLOW_UPS
@@ -291,34 +291,12 @@ class _Draws:
         return pool[self.index(len(pool))]
 
     def cards(self, deck: Deck, n: int, keep=lambda card: True) -> list[str]:
-        out: list[str] = []
-        d = deck
-        for _ in range(n):
-            if not d.pile and not d.bottom:
-                d = Deck(d.discard)
-            if not d.pile and not d.bottom:
-                break
-            pool = sorted(x for x in d.pile if keep(x))
-            if pool:
-                card = self.one(pool)
-            elif d.pile:
-                card = self.one(sorted(d.pile))
-            else:
-                card = d.bottom[0]
-            out.append(card)
-            d = Deck(d.pile - {card}, tuple(x for x in d.bottom if x != card), d.discard - {card})
-        return out
+        return deal(deck, n, self.one, keep)
 
     def until_colour(self, s: State) -> list[str]:
         """Fate cards drawn until one names a Baron's colour in play."""
         colours = {b.color for b in s.barons.values()}
-        out, d = [], s.fate
-        while True:
-            card = self.cards(d, 1)[0]
-            out.append(card)
-            d = Deck(d.pile - {card}, tuple(x for x in d.bottom if x != card), d.discard - {card})
-            if s.data.cards.fate[card].baron in colours:
-                return out
+        return deal_until(s.fate, lambda card: s.data.cards.fate[card].baron in colours, self.one)
 
 
 def chance(s: State, tape: Any) -> tuple[str, str | None, dict] | None:

@@ -30,7 +30,7 @@ from engine.warrior_knights import glory as G
 from engine.warrior_knights import engine as E
 from engine.warrior_knights.assembly import PRIVATE, _current, _open_agendas
 from engine.warrior_knights.common import (
-    army_strength, cities_of, city_strength, in_city, stronghold_spot_problem,
+    army_strength, cities_of, city_strength, deal, deal_until, in_city, stronghold_spot_problem,
 )
 from engine.warrior_knights.events import PAYLOADS
 from engine.warrior_knights.gamedata import GameData, default_data
@@ -50,16 +50,6 @@ class SimulationStuck(RuntimeError):
     """The bots found no move in a state the engine waits in (a bug in the bots)."""
 
 
-def _pick_from(deck: Deck | None, rng: random.Random) -> str:
-    """A card drawn from a deck as the engine tracks it: any of its unknown pile, else the
-    first of its known bottom, else (empty) any of its discards, reshuffled."""
-    if deck.pile:
-        return rng.choice(sorted(deck.pile))
-    if deck.bottom:
-        return deck.bottom[0]
-    return rng.choice(sorted(deck.discard))
-
-
 class Table:
     """The cards the table draws, kept in step with the engine's decks between draws of one event."""
 
@@ -67,21 +57,7 @@ class Table:
         self.rng = rng
 
     def draw(self, deck: Deck, n: int, keep=lambda card: True) -> list[str]:
-        out: list[str] = []
-        d = deck
-        for _ in range(n):
-            if not d.pile and not d.bottom:
-                d = Deck(d.discard)
-            if not d.pile and not d.bottom:
-                break                      # the deck and its discards are all out
-            pool = sorted(x for x in d.pile if keep(x)) if d.pile else []
-            if d.pile and pool:
-                card = self.rng.choice(pool)
-            else:
-                card = _pick_from(d, self.rng)
-            out.append(card)
-            d = Deck(d.pile - {card}, tuple(x for x in d.bottom if x != card), d.discard - {card})
-        return out
+        return deal(deck, n, self.rng.choice, keep)
 
 
 class Bots:
@@ -111,14 +87,7 @@ class Bots:
     def baron_by_fate(self, s: State) -> list[str]:
         """Fate cards drawn until one names a colour in play."""
         colours = {b.color for b in s.barons.values()}
-        out = []
-        d = s.fate
-        while True:
-            card = self.table.draw(d, 1)[0]
-            out.append(card)
-            d = Deck(d.pile - {card}, tuple(x for x in d.bottom if x != card), d.discard - {card})
-            if self.data.cards.fate[card].baron in colours:
-                return out
+        return deal_until(s.fate, lambda card: self.data.cards.fate[card].baron in colours, self.rng.choice)
 
     # -- the next event --------------------------------------------------------------------------
 
@@ -575,14 +544,7 @@ class Bots:
     def _scholar_cards(self, s: State) -> list[str]:
         """Fate cards drawn until one names a colour in play that is neither the Chairman's nor the Head's."""
         ok = {s.barons[q].color for q in s.seats if q not in (s.chairman, s.head_of_church)}
-        out = []
-        d = s.fate
-        while True:
-            card = self.table.draw(d, 1)[0]
-            out.append(card)
-            d = Deck(d.pile - {card}, tuple(x for x in d.bottom if x != card), d.discard - {card})
-            if self.data.cards.fate[card].baron in ok:
-                return out
+        return deal_until(s.fate, lambda card: self.data.cards.fate[card].baron in ok, self.rng.choice)
 
     def _effects(self, s: State) -> list:
         """What the drawer does about the Event just drawn (the invented texts, applied as
