@@ -14,7 +14,7 @@ from engine.warrior_knights.common import Ctx, stronghold_spot_problem
 from engine.warrior_knights.events import PAYLOADS
 from engine.warrior_knights.phases import income_of
 from engine.warrior_knights.rounds import advance
-from engine.warrior_knights.state import Battle, Deck, Flow, Glory, Side, Troop, evolve
+from engine.warrior_knights.state import CASUALTY_TOKEN, Battle, Deck, Flow, Glory, Side, Troop, evolve
 from engine.warrior_knights.upkeep import after_revolts
 from tests.test_wk_battles import stronghold_fallen
 from tests.test_wk_phases import upkeep, wages
@@ -613,3 +613,61 @@ def glory_field_drawn():
     s = ok(s, "CommanderDeclared", "blue", noble="star")
     s = ok(s, "FateDrawn", None, side="attacker", cards=["gfate03", "gfate12", "gfate01", "gfate02"])
     return ok(s, "FateDrawn", None, side="defender", cards=["gfate06", "gfate15", "gfate04", "gfate07"])
+
+
+# --- A Pressing Agenda, Assemble Troops (New Neutral Action Cards) -------------------------------------------------
+
+def pressing(s=None, **areas):
+    s = s or fg()
+    return with_card(evolve(s, areas={**s.areas, **areas}), None, "pressing_agenda")
+
+
+def test_WK_PRESSING_AGENDA_allows_the_top_agenda_with_the_current_ones_and_the_card_to_the_assembly_stack():
+    s = pressing()
+    assert s.flow.pending.stage == "press"
+    s = ok(s, "AgendasRevealed", None, cards=["ag04"])
+    assert s.agendas == ("ag01", "ag02", "ag03", "ag04") and s.flow.pending is None
+    assert s.allocated["assembly"] == ((None, "pressing_agenda"),) and s.areas["assembly"] == 1
+    # the 4th card in the Assembly stack (2 players) calls an Assembly, which votes on all 4 Agendas
+    s = ok(pressing(assembly=3), "AgendasRevealed", None, cards=["ag04"])
+    assert s.flow.step == "assembly" and s.agendas == ("ag01", "ag02", "ag03", "ag04")
+    s = ok(ok(s, "PrivateMotionDrawn", None, cards=["gfate01"]), "PrivateMotionCalled", "red")
+    s = ok(s, "AgendaOrderDeclared", "red", order=["ag04", "ag03", "ag02", "ag01"])
+    assert s.assembly.agendas == ("ag04", "ag03", "ag02", "ag01")
+
+
+def test_WK_PRESSING_AGENDA_forbids_two_agendas_a_log_that_skips_the_draw_and_a_copy_still_in_the_stack():
+    refused(pressing(), "WK-PRESSING-AGENDA", "AgendasRevealed", None, cards=["ag04", "ag05"])
+    v, after = when(pressing(), "CardRevealed", None, stack=1, owner=None, card="fund_expedition")
+    assert rules(v) == ["WK-PRESSING-AGENDA"] and not v[0].blocking         # a claim; the card goes on
+    assert after.agendas == ("ag01", "ag02", "ag03") and after.allocated["assembly"] == ((None, "pressing_agenda"),)
+    waiting = ok(pressing(), "AgendasRevealed", None, cards=["ag04"])       # the deck's one copy waits
+    refused(evolve(waiting, neutral_used={}), "WK-NEUTRAL-DECK", "CardRevealed", None, stack=1, owner=None,
+            card="pressing_agenda")
+
+
+def assembling(s=None, track=(None, None, None, None, None, None, None)):
+    s = s or fg()
+    return with_card(evolve(s, track=track), None, "assemble_troops")
+
+
+def test_WK_ASSEMBLE_TROOPS_allows_a_mercenary_more_and_a_casualty_token_on_the_first_free_spot():
+    s = ok(assembling(track=("red", None, None, None, None, None, None)), "MercenariesRevealed", None, cards=["m20"])
+    assert s.track[:3] == ("red", CASUALTY_TOKEN, None) and s.market[-1].id == "m20"
+    assert "m20" not in s.mercs.pile and s.flow.phase == "actions"
+    # the token fills the track (players + 1 = 3 spaces): a Draft at once, the token removed and skipped
+    s = ok(assembling(track=("red", None, "blue", None, None, None, None)), "MercenariesRevealed", None,
+           cards=["m20"])
+    assert s.flow.step == "draft" and s.flow.order == ("red", "blue") and CASUALTY_TOKEN not in s.track
+    s = ok(ok(s, "MercenaryHired", "red", hires={"m20": "stronghold"}), "MercenaryHired", "blue")
+    assert s.flow.step == "draft_reveal" and s.track == (None,) * 7
+
+
+def test_WK_ASSEMBLE_TROOPS_forbids_two_cards_and_a_baron_marker_on_a_casualty_token():
+    refused(assembling(), "WK-ASSEMBLE-TROOPS", "MercenariesRevealed", None, cards=["m20", "m21"])
+    s = ok(assembling(), "MercenariesRevealed", None, cards=["m20"])
+    s = with_card(s, "red", "draft_soldiers")
+    refused(s, "WK-ASSEMBLE-TROOPS", "SoldiersDrafted", "red", spot=1)
+    ok(s, "SoldiersDrafted", "red", spot=2)
+    v, after = when(assembling(), "CardRevealed", None, stack=1, owner=None, card="fund_expedition")
+    assert rules(v) == ["WK-ASSEMBLE-TROOPS"] and after.track[0] == CASUALTY_TOKEN    # a claim; the token goes on

@@ -8,7 +8,7 @@ from engine.warrior_knights.battles import begin_battle
 from engine.warrior_knights.cards import HAND, SPECIAL_AREAS, VERSATILE_OPTIONS
 from engine.warrior_knights.common import Ctx, area_of, gain, noble_of, pay, seat_of, set_baron, set_noble
 from engine.warrior_knights.moves import path_problem, sea_problem
-from engine.warrior_knights.state import State, evolve
+from engine.warrior_knights.state import CASUALTY_TOKEN, State, evolve
 
 ACTION_OF = {"TaxesLevied": "levy_taxes", "SoldiersDrafted": "draft_soldiers",
              "SupportRallied": "rally_support", "ChurchServed": "serve_the_church",
@@ -117,6 +117,9 @@ def soldiers_drafted(s: State, e, c: Ctx) -> State | None:
     if spot not in usable:
         return c.skip("WK-DRAFT-SPOT", f"space {spot} of the Mercenary Track is not in play with {len(s.seats)} "
                       f"players (in play: {', '.join(map(str, sorted(usable)))})")
+    if s.track[spot - 1] == CASUALTY_TOKEN:
+        return c.skip("WK-ASSEMBLE-TROOPS", f"space {spot} of the Mercenary Track holds a casualty token (Assemble "
+                      "Troops): no Baron marker goes there")
     if s.track[spot - 1] is not None:
         return c.skip("WK-DRAFT-SPOT", f"space {spot} of the Mercenary Track holds {s.track[spot - 1]}'s marker")
     versatile = s.flow.pending.card == "versatile"

@@ -58,6 +58,20 @@ def _stronghold_city_given(s: State, e: Event, c: Ctx) -> State | None:
     return out
 
 
+def _agendas_revealed(s: State, e: Event, c: Ctx) -> State | None:
+    """New Agendas: the Assembly's 3 (Special Phases 3.6), or A Pressing Agenda's one (For Glory)."""
+    if N.draws(s, "press"):
+        return N.agenda_pressed(s, e, c)
+    return AS.agendas_revealed(s, e, c)
+
+
+def _mercenaries_revealed(s: State, e: Event, c: Ctx) -> State | None:
+    """New Mercenaries: a Draft's players + 1 (Special Phases 4), or Assemble Troops' one (For Glory)."""
+    if N.draws(s, "assemble"):
+        return N.troops_assembled(s, e, c)
+    return P.mercenaries_revealed(s, e, c)
+
+
 def _crowns_given(s: State, e: Event, c: Ctx) -> State | None:
     """Setup: "Money and favors may be traded freely between Barons"."""
     to = seat_of(s, e.payload.to)
@@ -165,7 +179,7 @@ HANDLERS: dict[str, Callable[[State, Event, Ctx], State | None]] = {
     "TroopsMustered": N.troops_mustered,
     "WagesPaid": P.wages_paid,
     "MercenaryHired": P.mercenary_hired,
-    "MercenariesRevealed": P.mercenaries_revealed,
+    "MercenariesRevealed": _mercenaries_revealed,
     "ActingChairmanAppointed": AS.acting_chairman_appointed,
     "PrivateMotionDrawn": AS.private_motion_drawn,
     "PrivateMotionCalled": AS.private_motion_called,
@@ -176,7 +190,7 @@ HANDLERS: dict[str, Callable[[State, Event, Ctx], State | None]] = {
     "TieBroken": AS.tie_broken,
     "OfficeAssigned": AS.office_assigned,
     "ChargeDiscarded": AS.charge_discarded,
-    "AgendasRevealed": AS.agendas_revealed,
+    "AgendasRevealed": _agendas_revealed,
     "RevoltDrawn": U.revolt_drawn,
     "RevoltSettled": U.revolt_settled,
     "NobleReturned": U.noble_returned,
@@ -230,6 +244,8 @@ def _resync(s: State, e: Event, c: Ctx) -> State:
         return s
     if N.closable(s, e.type):
         return R.advance(evolve(s, flow=f._replace(pending=p._replace(stage="done"))), c)
+    if p.owner is None and p.stage in N.DRAWS and e.type not in (N.DRAWS[p.stage], "PlanOpened", "CrownsGiven", "Adjusted"):
+        return R.advance(N.draw_never_made(s, e.type, c), c)
     if p.owner is not None and p.stage == "enrich" and e.type not in G.BOUGHT_AFTER:
         # Enrich Mind's purchases are over when another event comes
         return R.advance(evolve(s, flow=f._replace(pending=p._replace(stage="done"))), c)

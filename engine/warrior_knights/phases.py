@@ -8,7 +8,7 @@ from engine.warrior_knights.common import (
     read_mercenary, set_army, set_baron, shuffle_back,
 )
 from engine.warrior_knights import glory as G
-from engine.warrior_knights.state import STRONGHOLD, Army, State, evolve
+from engine.warrior_knights.state import CASUALTY_TOKEN, STRONGHOLD, Army, State, evolve
 
 
 def _done(s: State) -> State:
@@ -128,9 +128,26 @@ def wages_paid(s: State, e, c: Ctx) -> State | None:
 # --- 4) Mercenary Draft --------------------------------------------------------------------------------
 
 def begin_draft(s: State, c: Ctx) -> State:
-    """The markers in track order, left to right (casualty tokens of Assemble Troops skipped)."""
+    """The markers in track order, left to right. For Glory, Assemble Troops: "At the beginning of
+    a Mercenary Draft, remove any casualty tokens on the Mercenary track, and skip over these empty
+    spaces during the draft" (WK-ASSEMBLE-TROOPS)."""
+    if CASUALTY_TOKEN in s.track:
+        n = s.track.count(CASUALTY_TOKEN)
+        s = evolve(s, track=tuple(None if x == CASUALTY_TOKEN else x for x in s.track))
+        c.note(f"{n} casualty token{'s' if n > 1 else ''} leave the Mercenary Track")
     order = tuple(seat for seat in s.track if seat is not None)
-    return evolve(s, flow=s.flow._replace(order=order, index=0))
+    s = evolve(s, flow=s.flow._replace(order=order, index=0))
+    return s if order else _end_draft(s, c)
+
+
+def _end_draft(s: State, c: Ctx) -> State:
+    """Every marker has had its turn: "All remaining Mercenaries are shuffled back into the deck,
+    Baron markers are removed from the track", and new ones are drawn (MercenariesRevealed)."""
+    left = [t.id for t in s.market]
+    c.note("The Mercenaries left are shuffled into the deck; the markers leave the track")
+    return evolve(s, market=(), track=(None,) * len(s.track),
+                  mercs=shuffle_back(s.mercs, left if s.data.cards.mercenaries is not None else ()),
+                  flow=s.flow._replace(step="draft_reveal"))
 
 
 def may_receive(s: State, seat: str, holder: str) -> str | None:
@@ -212,11 +229,7 @@ def mercenary_hired(s: State, e, c: Ctx) -> State | None:
             i += 1
     s = evolve(s, flow=s.flow._replace(order=tuple(order), index=f.index + 1))
     if s.flow.index >= len(s.flow.order):
-        left = [t.id for t in s.market]
-        s = evolve(s, market=(), track=(None,) * len(s.track),
-                   mercs=shuffle_back(s.mercs, left if s.data.cards.mercenaries is not None else ()),
-                   flow=s.flow._replace(step="draft_reveal"))
-        c.note("The Mercenaries left are shuffled into the deck; the markers leave the track")
+        s = _end_draft(s, c)
     return s
 
 

@@ -248,6 +248,14 @@ RULES = RuleBook("warrior-knights", [
       "each such result is a Draw 1 Fate."),
     R("WK-EVENT-GLORY", "For Glory: Event Deck Setup", "At the setup red Events on top of the Event deck "
       "go to its bottom until a green or blue one is on top: the game's first Event is not red."),
+    R("WK-PRESSING-AGENDA", "For Glory: New Neutral Action Cards", "A Pressing Agenda draws the top "
+      "Agenda card face up with the current Agendas (voted on with them at the next Assembly); the card "
+      "then goes to the Assembly stack, where it may trigger an Assembly, and is out of the Neutral deck "
+      "until that Assembly returns it."),
+    R("WK-ASSEMBLE-TROOPS", "For Glory: New Neutral Action Cards", "Assemble Troops draws the top "
+      "Mercenary card face up with those available for drafting and puts a casualty token on the first "
+      "free space of the Mercenary Track in play: the space is full (the track full triggers a Draft at "
+      "once) and no Baron marker may go there; a Draft begins by removing the tokens and skips their spaces."),
     R("WK-NEUTRAL-GLORY", "For Glory: Playing with new Neutral Action Cards", "With For Glory 3 Neutral "
       "cards (not 2) are placed in each of the 3 stacks."),
 ])

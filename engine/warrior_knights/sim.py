@@ -38,7 +38,7 @@ from engine.warrior_knights.moves import path_problem, sea_problem
 from engine.warrior_knights.phases import may_receive, regular_wages
 from engine.warrior_knights.common import Ctx
 from engine.warrior_knights.neutral import FOLLOW_UPS
-from engine.warrior_knights.rounds import advance, neutral_decks, plan_text
+from engine.warrior_knights.rounds import advance, neutral_copies, neutral_decks, plan_text
 from engine.warrior_knights.state import STRONGHOLD, Deck, State, evolve
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "white")
@@ -296,12 +296,8 @@ class Bots:
         if owner is None:
             kinds = self.data.cards.neutral_actions
             pool = []
-            copies: Counter = Counter()
-            for k in sorted(kinds.values(), key=lambda k: (k.type, k.deck)):
-                if k.deck in neutral_decks(s, k.type):
-                    copies[k.type] += k.copies
-            for kind in sorted(copies):
-                pool += [kind] * (copies[kind] - s.neutral_used.get(kind, 0))
+            for kind in sorted({k.type for k in kinds.values() if k.deck in neutral_decks(s, k.type)}):
+                pool += [kind] * (neutral_copies(s, kind) - s.neutral_used.get(kind, 0))
             card = self.rng.choice(pool)
         else:
             plan = self.plans[owner]
@@ -522,6 +518,10 @@ class Bots:
             x = d["owed"][0]
             n = 2 if s.expeditions[x].blessed else 1
             return "ExpeditionFateDrawn", None, {"expedition": x, "cards": self.fate_cards(s, n)}
+        if p.stage == "press":                      # A Pressing Agenda: the top Agenda
+            return "AgendasRevealed", None, {"cards": self.table.draw(s.agenda_deck, 1)}
+        if p.stage == "assemble":                   # Assemble Troops: the top Mercenary
+            return "MercenariesRevealed", None, {"cards": self.table.draw(s.mercs, 1)}
         if p.stage == "swap":
             gone = self._swap(s)
             return "AdvancementSwapped", s.glory.scholar, {"discard": gone,
