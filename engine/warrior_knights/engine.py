@@ -90,6 +90,8 @@ def _adjusted(s: State, e: Event, c: Ctx) -> State | None:
     seat = seat_of(s, p.baron) if p.baron is not None else e.actor
     if seat is None:
         return c.skip("WK-ADJUST", f"{p.baron!r} is not a Baron of this game")
+    if not G.leader_ability_used(s, e, c):       # For Glory: a Leader's or Herald's ability
+        return None
     parts = []
     b = s.barons[seat]
     changes = {}

@@ -8,6 +8,7 @@ from engine.warrior_knights.common import (
     Ctx, army_of, besieged, in_city, noble_of, set_army, troop_of,
 )
 from engine.warrior_knights.state import STRONGHOLD, Army, State
+from engine.warrior_knights import glory as G
 
 ROAD_STEPS = 3                 # "or 3 areas if on a road for the entire move"
 
@@ -123,6 +124,10 @@ def troops_transferred(s: State, e, c: Ctx) -> State | None:
         return c.skip("WK-TRANSFER", f"{src}'s army has {give.casualties} casualty tokens: all of its troops "
                       "move together, or none")
     take = army_of(s, seat, dst)
+    held = s.barons[seat].troops
+    why = G.leader_problem(dst, [held[x] for x in take.troops + tuple(moving)])   # For Glory: WK-LEADER-HERALD
+    if why:
+        return c.skip("WK-LEADER-HERALD", why)
     s = set_army(s, seat, src, Army(tuple(t for t in give.troops if t not in moving),
                                     0 if give.casualties else give.casualties))
     s = set_army(s, seat, dst, Army(take.troops + tuple(moving), take.casualties + give.casualties))

@@ -4,7 +4,7 @@ and the Mercenary Draft. (The Assembly, 3, is engine/warrior_knights/assembly.py
 from __future__ import annotations
 
 from engine.warrior_knights.common import (
-    Ctx, besieged, cities_of, clockwise_from, draw_from, gain, in_city, noble_of, pay,
+    Ctx, army_of, besieged, cities_of, clockwise_from, draw_from, gain, in_city, noble_of, pay,
     read_mercenary, set_army, set_baron, shuffle_back,
 )
 from engine.warrior_knights import glory as G
@@ -205,6 +205,12 @@ def mercenary_hired(s: State, e, c: Ctx) -> State | None:
                           f"these are {', '.join(sorted(str(n) for n in nats))}")
         if len(picked) > markers_left:
             return c.skip("WK-MERC-DRAFT", f"{seat} hires {len(picked)} at once with {markers_left} markers left on the track")
+    for key in sorted({k for _, k in picked}):    # For Glory: one Leader and one Herald per Noble
+        held = s.barons[seat].troops
+        after = [held[x] for x in army_of(s, seat, key).troops] + [t for t, k in picked if k == key]
+        why = G.leader_problem(key, after)
+        if why:
+            return c.skip("WK-LEADER-HERALD", why)
     fee = sum(t.wage for t, _ in picked)
     if fee > s.barons[seat].crowns:
         return c.skip("WK-MERC-DRAFT", f"hiring costs {fee} crowns (the wages); {seat} has {s.barons[seat].crowns}")

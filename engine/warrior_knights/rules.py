@@ -256,6 +256,13 @@ RULES = RuleBook("warrior-knights", [
       "Mercenary card face up with those available for drafting and puts a casualty token on the first "
       "free space of the Mercenary Track in play: the space is full (the track full triggers a Draft at "
       "once) and no Baron marker may go there; a Draft begins by removing the tokens and skips their spaces."),
+    R("WK-LEADER-HERALD", "For Glory: New Mercenary Cards", "Each Noble may only have a single Leader "
+      "and a single Herald at any given time (hired, assigned or transferred to him)."),
+    R("WK-LEADER-SETUP", "For Glory: New Mercenary Cards", "Leaders and Heralds are not given out to the "
+      "Barons as 50 strength Mercenaries during the setup."),
+    R("WK-LEADER-ABILITY", "For Glory: New Mercenary Cards", "A Leader's or Herald's ability is its Noble's, "
+      "usable even when he is exhausted: its effect is recorded as an adjustment naming the card, signed "
+      "by its owner, while the card is with a living Noble of his."),
     R("WK-NEUTRAL-GLORY", "For Glory: Playing with new Neutral Action Cards", "With For Glory 3 Neutral "
       "cards (not 2) are placed in each of the 3 stacks."),
 ])

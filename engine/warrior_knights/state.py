@@ -28,7 +28,8 @@ class Troop(NamedTuple):
     wage: int
     mercenary: bool
     nationality: str | None = None
-    kind: str = ""                 # Crown & Glory: "levy" (a Town Levy), "king" (a King's Army card)
+    kind: str = ""                 # Crown & Glory: "levy" (a Town Levy), "king" (a King's Army card),
+                                   # "leader" or "herald" (For Glory's New Mercenary Cards)
 
 
 class Army(NamedTuple):
