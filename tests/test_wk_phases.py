@@ -139,6 +139,28 @@ def test_WK_WAGES_forbids_kept_mercenaries_he_cannot_pay_a_wrong_claim_and_anoth
     refused(wages(), "WK-WAGES", "WagesPaid", "blue")
 
 
+def office_wages(office="ag05"):
+    """Wages, red's star Noble holding the office `office` (ag05 maintains 100 strength)."""
+    s = ready()
+    nobles = {**s.nobles, "red-star": s.nobles["red-star"]._replace(office=office)}
+    return wages(evolve(s, nobles=nobles))
+
+
+def test_WK_OFFICE_TROOPS_allows_troops_within_the_offices_strength_to_go_unpaid():
+    s = ok(office_wages(), "WagesPaid", "red", maintained=["m03"], crowns=6)      # regulars 5, m01 1; m03 free
+    assert s.barons["red"].crowns == 9 and "m03" in s.barons["red"].troops
+    s = ok(office_wages(), "WagesPaid", "red", maintained=["r4"], crowns=6)       # a regular 100: 2 crowns saved
+    assert s.barons["red"].crowns == 9
+
+
+def test_WK_OFFICE_TROOPS_forbids_more_strength_than_printed_no_office_and_a_troop_let_go():
+    refused(office_wages(), "WK-OFFICE-TROOPS", "WagesPaid", "red", maintained=["m03", "m01"])   # 150 > 100
+    refused(office_wages("ag06"), "WK-OFFICE-TROOPS", "WagesPaid", "red", maintained=["m01"])   # prints none
+    refused(wages(), "WK-OFFICE-TROOPS", "WagesPaid", "red", maintained=["m01"])
+    refused(office_wages(), "WK-OFFICE-TROOPS", "WagesPaid", "red", maintained=["m03"], unpaid=["m03"])
+    refused(office_wages(), "WK-OFFICE-TROOPS", "WagesPaid", "red", maintained=["m10"])        # blue's
+
+
 # --- the Assembly ----------------------------------------------------------------------------------------------
 
 def assembly(s=None):

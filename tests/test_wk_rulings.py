@@ -178,9 +178,11 @@ def test_WK_RULING_TOP_EVENT_the_event_deck_keeps_every_card_whatever_its_order(
     assert ready().events.pile == frozenset(D.cards.events)
 
 
-def test_WK_RULING_OFFICE_TROOPS_maintained_troops_are_a_refund_the_holder_signs():
-    s = ok(ready(), "Adjusted", "red", source="ag05", crowns=2, text="troops maintained by the Marshal's office")
-    assert s.barons["red"].crowns == 17
+def test_WK_RULING_OFFICE_TROOPS_the_holder_names_the_troops_within_the_printed_strength():
+    from tests.test_wk_phases import office_wages
+    s = ok(office_wages(), "WagesPaid", "red", maintained=["m01", "red-r1"], crowns=6)   # 50 + 50 of 100
+    assert s.barons["red"].crowns == 9
+    refused(office_wages(), "WK-OFFICE-TROOPS", "WagesPaid", "red", maintained=["m01", "m03"])
 
 
 def test_WK_RULING_AFTER_ILLEGAL_a_draw_that_breaks_a_rule_is_applied_as_recorded():

@@ -326,6 +326,8 @@ class TroopsMustered(Payload):
 
 class WagesPaid(Payload):
     unpaid: list[str] = Field(default_factory=list, description="Mercenaries not paid (they desert)")
+    maintained: list[str] = Field(default_factory=list, description="troops his office maintains (no "
+                                  "wages): at most the strength the office prints")
     unpaid_garrisons: list[Name] = Field(default_factory=list, description="For Glory: the cities "
                                          "whose Garrison is not paid (it is discarded)")
     crowns: NonNegativeInt | None = Field(None, description="claim: crowns paid")

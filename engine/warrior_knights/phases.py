@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine.warrior_knights.common import (
     Ctx, army_of, besieged, cities_of, clockwise_from, draw_from, gain, in_city, noble_of, pay,
-    read_mercenary, set_army, set_baron, shuffle_back,
+    read_mercenary, set_army, set_baron, shuffle_back, troop_of,
 )
 from engine.warrior_knights import glory as G
 from engine.warrior_knights.state import CASUALTY_TOKEN, STRONGHOLD, Army, State, evolve
@@ -45,12 +45,14 @@ def begin_wages(s: State, c: Ctx) -> State:
     return evolve(s, flow=s.flow._replace(order=clockwise_from(s, s.chairman), index=0))
 
 
-def regular_wages(s: State, seat: str) -> tuple[int, int]:
+def regular_wages(s: State, seat: str, maintained: frozenset = frozenset()) -> tuple[int, int]:
     """(crowns paid, regular troops left unpaid): "Regular troops must be paid first ... as many
-    must be paid as possible" (the cheapest first pays the most of them)."""
+    must be paid as possible" (the cheapest first pays the most of them); troops an office
+    maintains draw none."""
     crowns = s.barons[seat].crowns
     paid = unpaid = 0
-    for t in sorted((t for t in s.barons[seat].troops.values() if not t.mercenary), key=lambda t: (t.wage, t.id)):
+    regulars = (t for t in s.barons[seat].troops.values() if not t.mercenary and t.id not in maintained)
+    for t in sorted(regulars, key=lambda t: (t.wage, t.id)):
         if paid + t.wage <= crowns:
             paid += t.wage
         else:
@@ -96,9 +98,12 @@ def wages_paid(s: State, e, c: Ctx) -> State | None:
     bare = G.unpaid_garrisons(s, seat, e.payload.unpaid_garrisons, c)
     if bare is None:
         return None
-    regular, short = regular_wages(s, seat)
+    free = maintained_troops(s, seat, e.payload.maintained, unpaid, c)
+    if free is None:
+        return None
+    regular, short = regular_wages(s, seat, free)
     left = b.crowns - regular
-    kept = sorted(t.id for t in b.troops.values() if t.mercenary and t.id not in unpaid)
+    kept = sorted(t.id for t in b.troops.values() if t.mercenary and t.id not in unpaid and t.id not in free)
     owed = sum(b.troops[t].wage for t in kept)
     garrisons = [x for x in G.garrisons_of(s, seat) if x not in bare]
     owed_g = G.garrison_wage(s) * len(garrisons)          # For Glory: each Garrison paid (WK-GARRISON-WAGES)
@@ -123,6 +128,38 @@ def wages_paid(s: State, e, c: Ctx) -> State | None:
            + (f"; {', '.join(sorted(unpaid))} desert" if unpaid else ""))
     s = evolve(s, flow=s.flow._replace(index=f.index + 1))
     return _done(s) if s.flow.index >= len(s.flow.order) else s
+
+
+def office_strength(s: State, seat: str) -> int:
+    """The troop strength the offices held by `seat`'s Nobles maintain (each Agenda's printed
+    `maintained_troops`)."""
+    return sum(getattr(s.agenda_cards.get(n.office), "maintained_troops", None) or 0
+               for n in s.nobles.values() if n.owner == seat and not n.dead and n.office)
+
+
+def maintained_troops(s: State, seat: str, names, unpaid: set, c: Ctx) -> frozenset | None:
+    """The troops `seat` names as maintained by his office: "Maintained troops from an office do
+    not need to be paid" (WK-OFFICE-TROOPS: his, not let go, their strength within what his
+    offices print). None: refused."""
+    if not names:
+        return frozenset()
+    most = office_strength(s, seat)
+    if not most:
+        return c.skip("WK-OFFICE-TROOPS", f"no Noble of {seat} holds an office that maintains troops")
+    free = set()
+    for name in names:
+        t = troop_of(s, seat, name)
+        if t is None:
+            return c.skip("WK-OFFICE-TROOPS", f"{name!r} is not a troop of {seat}")
+        if t in unpaid:
+            return c.skip("WK-OFFICE-TROOPS", f"{t} is maintained by the office and let go unpaid at once")
+        free.add(t)
+    strength = sum(s.barons[seat].troops[t].strength for t in free)
+    if strength > most:
+        return c.skip("WK-OFFICE-TROOPS", f"{seat}'s offices maintain {most} strength of troops; "
+                      f"{', '.join(sorted(free))} make {strength}")
+    c.note(f"{seat}'s office maintains {', '.join(sorted(free))}: no wages")
+    return frozenset(free)
 
 
 # --- 4) Mercenary Draft --------------------------------------------------------------------------------

@@ -161,6 +161,9 @@ RULES = RuleBook("warrior-knights", [
     R("WK-AGENDA", "Special Phases 3) Assembly", "A law stays in effect, a charge goes to a Baron "
       "(at most 3: a fourth makes him discard one of the original 3), an office to one of the "
       "chosen Baron's Nobles."),
+    R("WK-OFFICE-TROOPS", "Special Phases 2) Wages", "Troops an office maintains need no wages: the "
+      "Baron names them when he pays, troops of his whose strength is within what the offices his Nobles "
+      "hold print; they are neither paid nor let go."),
     R("WK-MERC-DRAFT", "Special Phases 4) Mercenary Draft", "In marker order on the track, left to "
       "right, each marker's owner may hire one available Mercenary for its wage (several of one "
       "nationality with as many markers); then the rest are shuffled away and players + 1 new ones drawn."),
