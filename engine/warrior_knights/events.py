@@ -172,10 +172,20 @@ class ChurchServed(Payload):
     pass
 
 
+class Pickup(Payload):
+    """Troops a moving Noble receives on his way (Movement: "At any point during movement"), in an
+    area of his route, from his stronghold there or an unexhausted Noble of his there."""
+
+    at: Name
+    from_: str = Field(alias="from", description="a Noble, or \"stronghold\"")
+    troops: list[str] = Field(min_length=1)
+
+
 class Move(Payload):
     noble: str
     path: list[Name] = Field(min_length=1, description="the areas entered, in order (by sea: the port area)")
     sea: bool = False
+    pickups: list[Pickup] = Field(default_factory=list, description="troops received on the way (land moves)")
 
 
 class Attack(Payload):

@@ -91,8 +91,8 @@ RULES = RuleBook("warrior-knights", [
     R("WK-MOVE-SEA", "Movement", "A Noble who starts in an area with a port may move by sea to any "
       "other port; he waits on the port icon and enters its area in the Upkeep."),
     R("WK-TRANSFER", "Movement", "Troops pass between armies in the same area only, from a stronghold "
-      "or an unexhausted Noble; troops leaving an army with casualty tokens leave all together, "
-      "with the tokens."),
+      "or an unexhausted Noble (a moving Noble at any point of his move); troops leaving an army with "
+      "casualty tokens leave all together, with the tokens."),
     # --- battles ---------------------------------------------------------------------------------
     R("WK-BATTLE", "Battles", "A battle needs the attacker's unexhausted Noble in an area with the "
       "defender's Noble, city or stronghold; one defender is chosen; a Noble on a port neither "
