@@ -9,7 +9,7 @@ from engine.core.commit import commitment
 from engine.warrior_knights.common import Ctx
 from engine.warrior_knights.rounds import advance
 from engine.warrior_knights.state import Expedition, Flow, evolve
-from tests.wk_helpers import army, baron, clear_board, ok, own, place, ready, refused, with_card
+from tests.wk_helpers import D, army, baron, clear_board, ok, own, place, ready, refused, with_card
 
 
 def neutral(card, **kw):
@@ -48,6 +48,22 @@ def test_WK_EVENT_CANCEL_forbids_another_payer_for_a_red_event_and_the_wrong_amo
     refused(s, "WK-EVENT-CANCEL", "EventCancelled", "red", faith={"red": 1})
     refused(s, "WK-EVENT-CANCEL", "EventCancelled", "blue", faith={"blue": 2})
     refused(drawn_event("ev01", "red", "green"), "WK-EVENT-CANCEL", "EventCancelled", "red", faith={"red": 1})
+
+
+def test_WK_EVENT_TARGET_allows_the_fate_card_then_a_cancelling_after_it():
+    s = ok(drawn_event("ev02"), "EventTargetDrawn", None, cards=["fate30"])      # Plague: a city by Fate card
+    assert s.flow.pending.detail["target"] == "fate30" and "fate30" in s.fate.discard
+    assert any("city " + D.cards.fate["fate30"].city in n for n in s.notes)
+    s = ok(s, "EventCancelled", "blue", faith={"blue": 1})                        # "cancelled *after*"
+    assert s.flow.pending.detail["cancelled"]
+
+
+def test_WK_EVENT_TARGET_forbids_a_target_for_an_event_needing_none_a_second_one_and_after_cancelling():
+    refused(drawn_event(), "WK-EVENT-TARGET", "EventTargetDrawn", None, cards=["fate30"])
+    s = ok(drawn_event("ev02"), "EventTargetDrawn", None, cards=["fate30"])
+    refused(s, "WK-EVENT-TARGET", "EventTargetDrawn", None, cards=["fate31"])
+    s = ok(drawn_event("ev02"), "EventCancelled", "blue", faith={"blue": 1})
+    refused(s, "WK-EVENT-TARGET", "EventTargetDrawn", None, cards=["fate30"])
 
 
 # --- 2) Fund Expedition ------------------------------------------------------------------------------------------

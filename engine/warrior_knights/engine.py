@@ -174,6 +174,7 @@ HANDLERS: dict[str, Callable[[State, Event, Ctx], State | None]] = {
     "StrongholdCityGiven": _stronghold_city_given,
     "EventDrawerChosen": N.event_drawer_chosen,
     "EventCardDrawn": N.event_card_drawn,
+    "EventTargetDrawn": N.event_target_drawn,
     "EventCancelled": N.event_cancelled,
     "ExpeditionFunded": N.expedition_funded,
     "ExpeditionFateDrawn": N.expedition_fate_drawn,
@@ -214,7 +215,7 @@ HANDLERS: dict[str, Callable[[State, Event, Ctx], State | None]] = {
 }
 
 # Chance and the Chairman's handling of the table: events no Baron decides (actor may be null).
-TABLE_EVENTS = frozenset({"TroopsDealt", "CitiesRazed", "MarketRevealed", "OfficesChosen", "CardRevealed",
+TABLE_EVENTS = frozenset({"TroopsDealt", "CitiesRazed", "MarketRevealed", "OfficesChosen", "CardRevealed", "EventTargetDrawn",
                           "FateDrawn", "DesertersDrawn", "ExpeditionFateDrawn", "PrivateMotionDrawn",
                           "AgendasRevealed", "MercenariesRevealed", "RevoltDrawn", "GameEnded",
                           "AdvancementsRevealed", "ScholarChosen"})

@@ -291,6 +291,13 @@ class EventCardDrawn(Payload):
     card: Card
 
 
+class EventTargetDrawn(Payload):
+    """Chance: the Fate card(s) drawn to choose the random target of an Event that needs one (the
+    last card names it; cards naming nothing the Event can target are drawn past)."""
+
+    cards: list[Card] = Field(min_length=1)
+
+
 class EventCancelled(Payload):
     faith: dict[str, PositiveInt]
 
@@ -569,7 +576,7 @@ PAYLOADS = payload_table(
     TaxesLevied, SoldiersDrafted, SupportRallied, ChurchServed, ForcesMobilized, PermissionGiven,
     TroopsTransferred, CommanderDeclared, FateDrawn, FateDiscarded, CasualtiesAssigned,
     DesertersDrawn, Retreated, NobleLost, CityTaken, StrongholdCityGiven, EventDrawerChosen,
-    EventCardDrawn, EventCancelled, ExpeditionFunded, ExpeditionFateDrawn, DefensesUpgraded,
+    EventCardDrawn, EventTargetDrawn, EventCancelled, ExpeditionFunded, ExpeditionFateDrawn, DefensesUpgraded,
     TroopsMustered, WagesPaid, ActingChairmanAppointed, PrivateMotionDrawn, PrivateMotionCalled,
     AgendaOrderDeclared, VotesHidden, VotesRevealed, VoteDeclared, TieBroken, OfficeAssigned,
     ChargeDiscarded, AgendasRevealed, MercenaryHired, MercenariesRevealed, RevoltDrawn,

@@ -24,7 +24,7 @@ DRAW_SPOT = 3                 # "If an expedition marker is on the 3 spot draw a
 # The events that may follow a Neutral card whose resolution has no fixed end (an Event's
 # cancelling and effects, Barons acting one by one): any other event closes the card.
 FOLLOW_UPS = {
-    "effects": frozenset({"EventCancelled", "Adjusted", "CrownsGiven"}),
+    "effects": frozenset({"EventTargetDrawn", "EventCancelled", "Adjusted", "CrownsGiven"}),
     "upgrade": frozenset({"DefensesUpgraded", "Adjusted", "CrownsGiven"}),
     "muster": frozenset({"TroopsMustered", "Adjusted", "CrownsGiven"}),
     "research": frozenset({"AdvancementResearched", "Adjusted", "CrownsGiven"}),
@@ -132,6 +132,34 @@ def event_card_drawn(s: State, e, c: Ctx) -> State | None:
         s = G.set_glory(s, event_seen=True)
     c.note(f"Event: {card.title} ({card.color})" + (f": {card.text}" if card.text else ""))
     return _stage(evolve(s, events=deck), "effects", event=card)
+
+
+def event_target_drawn(s: State, e, c: Ctx) -> State | None:
+    """An Event whose random target a Fate card chooses ("If an Event card requires a Fate card to
+    be drawn to determine a random target, it may be cancelled *after* the Fate card is drawn"):
+    the cards come from the Fate deck, once, for an Event that prints the need (WK-EVENT-TARGET)."""
+    p = s.flow.pending
+    if p is None or p.card != "important_event" or p.stage != "effects" or p.detail.get("event") is None:
+        return c.skip("WK-FLOW", "no Event has been drawn whose target could be drawn now")
+    card = p.detail["event"]
+    if not card.needs_fate_target:
+        return c.skip("WK-EVENT-TARGET", f"{card.title!r} needs no random target (the card does not say so)")
+    if p.detail.get("target") is not None:
+        return c.skip("WK-EVENT-TARGET", f"the target of {card.title!r} is already drawn ({p.detail['target']})")
+    if p.detail.get("cancelled"):
+        return c.skip("WK-EVENT-TARGET", f"{card.title!r} is cancelled: no target is drawn")
+    deck, ids, last = s.fate, [], None
+    for x in e.payload.cards:
+        f = read_fate(s, x, c)
+        if f is None:
+            return None
+        deck = draw_from(deck, f.id, "Fate card", c)
+        ids.append(f.id)
+        last = f
+    named = ", ".join(x for x in (f"city {last.city}" if last.city else "", f"Baron {last.baron}" if last.baron else "",
+                                  f"Noble {last.noble}" if last.noble else "") if x)
+    c.note(f"The target of {card.title!r} is drawn: {named or 'the card names nothing'}")
+    return _stage(evolve(s, fate=discard_to(deck, ids)), "effects", target=last.id or "printed")
 
 
 def event_cancelled(s: State, e, c: Ctx) -> State | None:

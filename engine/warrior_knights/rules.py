@@ -131,6 +131,9 @@ RULES = RuleBook("warrior-knights", [
     # --- Neutral actions -------------------------------------------------------------------------
     R("WK-EVENT", "Neutral Actions 1) Important Event", "The Head of the Church chooses who draws the "
       "Event card: blue anyone; red himself, or another for 1 Faith; green another, or himself for 1 Faith."),
+    R("WK-EVENT-TARGET", "Neutral Actions 1) Important Event", "An Event that needs a random target "
+      "has it drawn by Fate card from the Fate deck, once, before it is cancelled or applied (it may "
+      "still be cancelled after); an Event that needs none draws none."),
     R("WK-EVENT-CANCEL", "Neutral Actions 1) Important Event", "An Event is cancelled by paying the "
       "Faith it lists, pooled by any Barons (a red one only by its drawer)."),
     R("WK-EXPEDITION", "Neutral Actions 2) Fund Expedition", "The Chairman may start an expedition "
