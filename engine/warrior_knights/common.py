@@ -105,6 +105,19 @@ def troop_of(s: State, seat: PlayerId, name: str) -> str | None:
     return None
 
 
+def troops_named(s: State, seat: PlayerId, names, c: Ctx, rule: str) -> list[str] | None:
+    """The troop ids of `seat` that a payload's `names` give (troop_of); None (skipped with
+    `rule`) at the first name that is none of his troops."""
+    out = []
+    for name in names:
+        t = troop_of(s, seat, name)
+        if t is None:
+            c.skip(rule, f"{name!r} is not a troop of {seat}")
+            return None
+        out.append(t)
+    return out
+
+
 def seat_of(s: State, name: object) -> PlayerId | None:
     """A Baron a payload names: his seat id, or his colour."""
     if name in s.barons:

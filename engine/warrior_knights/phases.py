@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from engine.warrior_knights.common import (
     Ctx, army_of, besieged, cities_of, clockwise_from, draw_from, gain, in_city, noble_of, pay,
-    read_mercenary, set_army, set_baron, shuffle_back, troop_of,
+    read_mercenary, set_army, set_baron, shuffle_back, troops_named,
 )
 from engine.warrior_knights import glory as G
 from engine.warrior_knights.state import CASUALTY_TOKEN, STRONGHOLD, Army, State, evolve
@@ -146,14 +146,13 @@ def maintained_troops(s: State, seat: str, names, unpaid: set, c: Ctx) -> frozen
     most = office_strength(s, seat)
     if not most:
         return c.skip("WK-OFFICE-TROOPS", f"no Noble of {seat} holds an office that maintains troops")
-    free = set()
-    for name in names:
-        t = troop_of(s, seat, name)
-        if t is None:
-            return c.skip("WK-OFFICE-TROOPS", f"{name!r} is not a troop of {seat}")
-        if t in unpaid:
-            return c.skip("WK-OFFICE-TROOPS", f"{t} is maintained by the office and let go unpaid at once")
-        free.add(t)
+    named = troops_named(s, seat, names, c, "WK-OFFICE-TROOPS")
+    if named is None:
+        return None
+    free = set(named)
+    if free & unpaid:
+        return c.skip("WK-OFFICE-TROOPS", f"{', '.join(sorted(free & unpaid))}: maintained by the office and "
+                      "let go unpaid at once")
     strength = sum(s.barons[seat].troops[t].strength for t in free)
     if strength > most:
         return c.skip("WK-OFFICE-TROOPS", f"{seat}'s offices maintain {most} strength of troops; "

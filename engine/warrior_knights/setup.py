@@ -8,7 +8,7 @@ from engine.warrior_knights.board import RAZED_AT_SETUP
 from engine.warrior_knights.cards import LEADER_KINDS, NOBLE_SHAPES, REGULARS, FateCard
 from engine.warrior_knights.common import (
     Ctx, area_of, clockwise_from, stronghold_spot_problem, counterclockwise_from, discard_to, draw_from, noble_of,
-    read_agenda, read_fate, read_mercenary, reshuffled, seat_of, set_baron, set_noble, troop_of,
+    read_agenda, read_fate, read_mercenary, reshuffled, seat_of, set_baron, set_noble, troops_named,
 )
 from engine.warrior_knights.gamedata import GameData
 from engine.warrior_knights.glory import (
@@ -187,10 +187,10 @@ def troops_assigned(s: State, e, c: Ctx) -> State | None:
             return None
         if key != STRONGHOLD and s.nobles[key].owner != seat:
             return c.skip("WK-SETUP-ASSIGN", f"{holder!r} is not one of {seat}'s Nobles")
-        for name in names:
-            t = troop_of(s, seat, name)
-            if t is None:
-                return c.skip("WK-SETUP-ASSIGN", f"{name!r} is not a troop of {seat}")
+        named = troops_named(s, seat, names, c, "WK-SETUP-ASSIGN")
+        if named is None:
+            return None
+        for name, t in zip(names, named):
             if t in seen:
                 return c.skip("WK-SETUP-ASSIGN", f"{name!r} is assigned twice")
             seen.add(t)
