@@ -11,7 +11,7 @@ prevent_100 fate02 fate07 fate14; victory fate05 fate12 fate17 fate24; draw_1 fa
 from __future__ import annotations
 
 from engine.warrior_knights.state import evolve
-from tests.wk_helpers import baron, clear_board, ok, own, place, ready, refused, when, with_card
+from tests.wk_helpers import army, baron, clear_board, ok, own, place, ready, refused, when, with_card
 
 
 def board(**at):
@@ -374,3 +374,34 @@ def test_WK_STRONGHOLD_allows_half_the_crowns_and_a_city_of_the_losers_choice():
 
 def test_WK_STRONGHOLD_forbids_a_city_the_loser_does_not_hold():
     refused(stronghold_fallen(), "WK-STRONGHOLD", "StrongholdCityGiven", "blue", city="hythe")
+
+
+def on_the_road(**square):
+    """Red's star in Ambridge about to take the road to Umberleigh through Thornbury, where red's
+    square Noble (r1, m01) and red's stronghold (r2) stand."""
+    s = place(place(clear_board(ready()), "red-star", "ambridge"), "red-square", "thornbury", **square)
+    s = baron(s, "red", stronghold="thornbury")
+    s = evolve(s, barons={**s.barons, "red": s.barons["red"]._replace(stronghold_army=s.nobles["red-triangle"].army)})
+    s = army(place(s, "red-triangle", None), "red-triangle", ())
+    return with_card(s, "red", "mobilize_forces")
+
+
+def road_move(*pickups):
+    return {"noble": "star", "path": ["thornbury", "umberleigh"], "pickups": list(pickups)}
+
+
+def test_WK_TRANSFER_allows_troops_picked_up_in_the_middle_of_a_road_move():
+    s = ok(on_the_road(), "ForcesMobilized", "red", area="umberleigh",
+           moves=[road_move({"at": "thornbury", "from": "square", "troops": ["r1"]},
+                            {"at": "thornbury", "from": "stronghold", "troops": ["r2"]})])
+    assert s.nobles["red-star"].area == "umberleigh"
+    assert s.nobles["red-star"].army.troops[-2:] == ("red-r1", "red-r2") and s.nobles["red-square"].army.troops == ("m01",)
+
+
+def test_WK_TRANSFER_forbids_a_pickup_off_the_route_or_from_an_exhausted_noble():
+    refused(on_the_road(), "WK-TRANSFER", "ForcesMobilized", "red", area="umberleigh",
+            moves=[road_move({"at": "jesmond", "from": "square", "troops": ["r1"]})])
+    refused(on_the_road(exhausted=True), "WK-TRANSFER", "ForcesMobilized", "red", area="umberleigh",
+            moves=[road_move({"at": "thornbury", "from": "square", "troops": ["r1"]})])
+    refused(on_the_road(), "WK-TRANSFER", "ForcesMobilized", "red", area="umberleigh",
+            moves=[road_move({"at": "ambridge", "from": "stronghold", "troops": ["r2"]})])

@@ -102,6 +102,11 @@ def test_each_board_problem_names_its_key(tmp_path, change, expected):
     (lambda c: c["events"][0].update(color="purple"), "events[0].color"),
     (lambda c: c.update(extra=[]), "unknown section 'extra'"),
     (lambda c: c["mercenaries"][0].update(strength=75), "a positive multiple of 50"),
+    # For Glory's Leaders and Heralds (New Mercenary Cards): the ability they grant, their deck
+    (lambda c: c["mercenaries"][28].pop("ability"), "a Leader grants its Noble an ability: give the card's \"ability\""),
+    (lambda c: c["mercenaries"][30].update(deck="base"), "a Herald is one of For Glory's New Mercenary Cards"),
+    (lambda c: c["mercenaries"][0].update(ability="Sneaky"), "mercenaries[0].ability: only a Leader or a Herald"),
+    (lambda c: c["mercenaries"][29].update(kind="captain"), "mercenaries[29].kind: expected one of"),
 ])
 def test_each_cards_problem_names_its_key(tmp_path, change, expected):
     bad = copy.deepcopy(CARDS)

@@ -14,7 +14,7 @@ from engine.warrior_knights.common import Ctx, stronghold_spot_problem
 from engine.warrior_knights.events import PAYLOADS
 from engine.warrior_knights.phases import income_of
 from engine.warrior_knights.rounds import advance
-from engine.warrior_knights.state import Battle, Deck, Flow, Glory, Side, Troop, evolve
+from engine.warrior_knights.state import CASUALTY_TOKEN, Battle, Deck, Flow, Glory, Side, Troop, evolve
 from engine.warrior_knights.upkeep import after_revolts
 from tests.test_wk_battles import stronghold_fallen
 from tests.test_wk_phases import upkeep, wages
@@ -613,3 +613,136 @@ def glory_field_drawn():
     s = ok(s, "CommanderDeclared", "blue", noble="star")
     s = ok(s, "FateDrawn", None, side="attacker", cards=["gfate03", "gfate12", "gfate01", "gfate02"])
     return ok(s, "FateDrawn", None, side="defender", cards=["gfate06", "gfate15", "gfate04", "gfate07"])
+
+
+# --- A Pressing Agenda, Assemble Troops (New Neutral Action Cards) -------------------------------------------------
+
+def pressing(s=None, **areas):
+    s = s or fg()
+    return with_card(evolve(s, areas={**s.areas, **areas}), None, "pressing_agenda")
+
+
+def test_WK_PRESSING_AGENDA_allows_the_top_agenda_with_the_current_ones_and_the_card_to_the_assembly_stack():
+    s = pressing()
+    assert s.flow.pending.stage == "press"
+    s = ok(s, "AgendasRevealed", None, cards=["ag04"])
+    assert s.agendas == ("ag01", "ag02", "ag03", "ag04") and s.flow.pending is None
+    assert s.allocated["assembly"] == ((None, "pressing_agenda"),) and s.areas["assembly"] == 1
+    # the 4th card in the Assembly stack (2 players) calls an Assembly, which votes on all 4 Agendas
+    s = ok(pressing(assembly=3), "AgendasRevealed", None, cards=["ag04"])
+    assert s.flow.step == "assembly" and s.agendas == ("ag01", "ag02", "ag03", "ag04")
+    s = ok(ok(s, "PrivateMotionDrawn", None, cards=["gfate01"]), "PrivateMotionCalled", "red")
+    s = ok(s, "AgendaOrderDeclared", "red", order=["ag04", "ag03", "ag02", "ag01"])
+    assert s.assembly.agendas == ("ag04", "ag03", "ag02", "ag01")
+
+
+def test_WK_PRESSING_AGENDA_forbids_two_agendas_a_log_that_skips_the_draw_and_a_copy_still_in_the_stack():
+    refused(pressing(), "WK-PRESSING-AGENDA", "AgendasRevealed", None, cards=["ag04", "ag05"])
+    v, after = when(pressing(), "CardRevealed", None, stack=1, owner=None, card="fund_expedition")
+    assert rules(v) == ["WK-PRESSING-AGENDA"] and not v[0].blocking         # a claim; the card goes on
+    assert after.agendas == ("ag01", "ag02", "ag03") and after.allocated["assembly"] == ((None, "pressing_agenda"),)
+    waiting = ok(pressing(), "AgendasRevealed", None, cards=["ag04"])       # the deck's one copy waits
+    refused(evolve(waiting, neutral_used={}), "WK-NEUTRAL-DECK", "CardRevealed", None, stack=1, owner=None,
+            card="pressing_agenda")
+
+
+def assembling(s=None, track=(None, None, None, None, None, None, None)):
+    s = s or fg()
+    return with_card(evolve(s, track=track), None, "assemble_troops")
+
+
+def test_WK_ASSEMBLE_TROOPS_allows_a_mercenary_more_and_a_casualty_token_on_the_first_free_spot():
+    s = ok(assembling(track=("red", None, None, None, None, None, None)), "MercenariesRevealed", None, cards=["m20"])
+    assert s.track[:3] == ("red", CASUALTY_TOKEN, None) and s.market[-1].id == "m20"
+    assert "m20" not in s.mercs.pile and s.flow.phase == "actions"
+    # the token fills the track (players + 1 = 3 spaces): a Draft at once, the token removed and skipped
+    s = ok(assembling(track=("red", None, "blue", None, None, None, None)), "MercenariesRevealed", None,
+           cards=["m20"])
+    assert s.flow.step == "draft" and s.flow.order == ("red", "blue") and CASUALTY_TOKEN not in s.track
+    s = ok(ok(s, "MercenaryHired", "red", hires={"m20": "stronghold"}), "MercenaryHired", "blue")
+    assert s.flow.step == "draft_reveal" and s.track == (None,) * 7
+
+
+def test_WK_ASSEMBLE_TROOPS_forbids_two_cards_and_a_baron_marker_on_a_casualty_token():
+    refused(assembling(), "WK-ASSEMBLE-TROOPS", "MercenariesRevealed", None, cards=["m20", "m21"])
+    s = ok(assembling(), "MercenariesRevealed", None, cards=["m20"])
+    s = with_card(s, "red", "draft_soldiers")
+    refused(s, "WK-ASSEMBLE-TROOPS", "SoldiersDrafted", "red", spot=1)
+    ok(s, "SoldiersDrafted", "red", spot=2)
+    v, after = when(assembling(), "CardRevealed", None, stack=1, owner=None, card="fund_expedition")
+    assert rules(v) == ["WK-ASSEMBLE-TROOPS"] and after.track[0] == CASUALTY_TOKEN    # a claim; the token goes on
+
+
+# --- Leaders and Heralds (New Mercenary Cards) ----------------------------------------------------------------------
+
+def merc(card):
+    """The invented example's Mercenary `card` as a troop (m29, m30: Leaders; m31, m32: Heralds)."""
+    m = D.cards.mercenaries[card]
+    return Troop(m.id, m.strength, m.wage, True, m.nationality, m.kind if m.kind != "troop" else "")
+
+
+def holding(s, seat, holder, *cards):
+    """`seat`'s `holder` (a Noble, or "stronghold") also holds the Mercenaries `cards`."""
+    s = baron(s, seat, troops={**s.barons[seat].troops, **{x: merc(x) for x in cards}})
+    if holder == "stronghold":
+        b = s.barons[seat]
+        return baron(s, seat, stronghold_army=b.stronghold_army._replace(troops=b.stronghold_army.troops + cards))
+    return army(s, holder, s.nobles[holder].army.troops + cards)
+
+
+def leaders_drafted(s=None):
+    """For Glory: a Draft (blue's marker first) with Leaders m29, m30 and Herald m31 for hire; blue's
+    Nobles are off the board (each may receive)."""
+    from tests.test_wk_phases import draft
+    return evolve(draft(s or fg()), market=(merc("m29"), merc("m30"), merc("m31")))
+
+
+def test_WK_LEADER_HERALD_allows_one_leader_and_one_herald_per_noble_and_more_in_the_stronghold():
+    s = ok(leaders_drafted(), "MercenaryHired", "blue", hires={"m29": "star"})
+    assert s.nobles["blue-star"].army.troops[-1] == "m29" and s.barons["blue"].troops["m29"].kind == "leader"
+    s = ok(leaders_drafted(holding(fg(), "blue", "blue-star", "m29")), "MercenaryHired", "blue", hires={"m31": "star"})
+    assert s.nobles["blue-star"].army.troops[-2:] == ("m29", "m31")
+    ok(leaders_drafted(holding(fg(), "blue", "stronghold", "m29")), "MercenaryHired", "blue",
+       hires={"m30": "stronghold"})
+    s = holding(fg(), "blue", "stronghold", "m29", "m31")
+    s = evolve(s, flow=Flow(phase="upkeep", step="return", round=1, order=("red", "blue")))
+    ok(s, "TroopsTransferred", "blue", from_="stronghold", to="square", troops=["m29", "m31"])
+
+
+def test_WK_LEADER_HERALD_forbids_a_second_leader_hired_transferred_or_assigned_to_one_noble():
+    refused(leaders_drafted(holding(fg(), "blue", "blue-star", "m29")), "WK-LEADER-HERALD", "MercenaryHired", "blue",
+            hires={"m30": "star"})
+    s = holding(holding(fg(), "blue", "stronghold", "m30"), "blue", "blue-star", "m29")
+    s = evolve(s, flow=Flow(phase="upkeep", step="return", round=1, order=("red", "blue")))
+    refused(s, "WK-LEADER-HERALD", "TroopsTransferred", "blue", from_="stronghold", to="star", troops=["m30"])
+    s = holding(holding(glory(setup_until(2, "assign"), "for_glory"), "red", "stronghold"), "red", "stronghold",
+                "m29", "m30")
+    refused(s, "WK-LEADER-HERALD", "TroopsAssigned", "red",
+            armies={"star": ["r4", "m03", "m29", "m30"], "square": ["r1", "m01"], "triangle": ["r2"], "circle": ["r3"]})
+
+
+def test_WK_LEADER_SETUP_allows_troops_dealt_and_leaders_in_the_for_glory_deck():
+    s = new(2, variants=["for_glory"])
+    assert {"m29", "m30", "m31", "m32"} <= s.mercs.pile and "m29" not in new(2).mercs.pile
+    ok(s, "TroopsDealt", None, mercenaries={"red": ["m01", "m03"], "blue": ["m08", "m10"]})
+
+
+def test_WK_LEADER_SETUP_forbids_a_leader_or_herald_dealt_as_a_50_strength_mercenary():
+    s = new(2, variants=["for_glory"])
+    v, after = refused(s, "WK-LEADER-SETUP", "TroopsDealt", None, mercenaries={"red": ["m29", "m03"],
+                                                                               "blue": ["m08", "m10"]})
+    assert rules(v) == ["WK-LEADER-SETUP"] and "m29" in after.barons["red"].troops      # applied as recorded
+
+
+def test_WK_LEADER_ABILITY_allows_its_owner_to_apply_it_even_when_his_noble_is_exhausted():
+    s = holding(place(fg(), "blue-star", "oakhurst", exhausted=True), "blue", "blue-star", "m31")
+    s = ok(s, "Adjusted", "blue", source="m31", votes=1, text=D.cards.mercenaries["m31"].ability)
+    assert s.barons["blue"].votes == 1
+    assert any("m31 (Herald of blue-star)" in n for n in s.notes)
+
+
+def test_WK_LEADER_ABILITY_forbids_another_signer_a_card_in_the_stronghold_and_a_card_nobody_holds():
+    s = holding(place(fg(), "blue-star", "oakhurst"), "blue", "blue-star", "m31")
+    refused(s, "WK-LEADER-ABILITY", "Adjusted", "red", source="m31", votes=1)
+    refused(holding(fg(), "blue", "stronghold", "m31"), "WK-LEADER-ABILITY", "Adjusted", "blue", source="m31", votes=1)
+    refused(fg(), "WK-LEADER-ABILITY", "Adjusted", "blue", source="m30", crowns=1)

@@ -9,7 +9,7 @@ from engine.core.commit import commitment
 from engine.warrior_knights.common import Ctx
 from engine.warrior_knights.rounds import advance
 from engine.warrior_knights.state import Expedition, Flow, evolve
-from tests.wk_helpers import army, baron, clear_board, ok, own, place, ready, refused, with_card
+from tests.wk_helpers import D, army, baron, clear_board, ok, own, place, ready, refused, with_card
 
 
 def neutral(card, **kw):
@@ -48,6 +48,22 @@ def test_WK_EVENT_CANCEL_forbids_another_payer_for_a_red_event_and_the_wrong_amo
     refused(s, "WK-EVENT-CANCEL", "EventCancelled", "red", faith={"red": 1})
     refused(s, "WK-EVENT-CANCEL", "EventCancelled", "blue", faith={"blue": 2})
     refused(drawn_event("ev01", "red", "green"), "WK-EVENT-CANCEL", "EventCancelled", "red", faith={"red": 1})
+
+
+def test_WK_EVENT_TARGET_allows_the_fate_card_then_a_cancelling_after_it():
+    s = ok(drawn_event("ev02"), "EventTargetDrawn", None, cards=["fate30"])      # Plague: a city by Fate card
+    assert s.flow.pending.detail["target"] == "fate30" and "fate30" in s.fate.discard
+    assert any("city " + D.cards.fate["fate30"].city in n for n in s.notes)
+    s = ok(s, "EventCancelled", "blue", faith={"blue": 1})                        # "cancelled *after*"
+    assert s.flow.pending.detail["cancelled"]
+
+
+def test_WK_EVENT_TARGET_forbids_a_target_for_an_event_needing_none_a_second_one_and_after_cancelling():
+    refused(drawn_event(), "WK-EVENT-TARGET", "EventTargetDrawn", None, cards=["fate30"])
+    s = ok(drawn_event("ev02"), "EventTargetDrawn", None, cards=["fate30"])
+    refused(s, "WK-EVENT-TARGET", "EventTargetDrawn", None, cards=["fate31"])
+    s = ok(drawn_event("ev02"), "EventCancelled", "blue", faith={"blue": 1})
+    refused(s, "WK-EVENT-TARGET", "EventTargetDrawn", None, cards=["fate30"])
 
 
 # --- 2) Fund Expedition ------------------------------------------------------------------------------------------
@@ -137,6 +153,28 @@ def test_WK_WAGES_forbids_kept_mercenaries_he_cannot_pay_a_wrong_claim_and_anoth
     v, _ = refused(wages(), "WK-WAGES", "WagesPaid", "red", crowns=5)
     assert not v[0].blocking
     refused(wages(), "WK-WAGES", "WagesPaid", "blue")
+
+
+def office_wages(office="ag05"):
+    """Wages, red's star Noble holding the office `office` (ag05 maintains 100 strength)."""
+    s = ready()
+    nobles = {**s.nobles, "red-star": s.nobles["red-star"]._replace(office=office)}
+    return wages(evolve(s, nobles=nobles))
+
+
+def test_WK_OFFICE_TROOPS_allows_troops_within_the_offices_strength_to_go_unpaid():
+    s = ok(office_wages(), "WagesPaid", "red", maintained=["m03"], crowns=6)      # regulars 5, m01 1; m03 free
+    assert s.barons["red"].crowns == 9 and "m03" in s.barons["red"].troops
+    s = ok(office_wages(), "WagesPaid", "red", maintained=["r4"], crowns=6)       # a regular 100: 2 crowns saved
+    assert s.barons["red"].crowns == 9
+
+
+def test_WK_OFFICE_TROOPS_forbids_more_strength_than_printed_no_office_and_a_troop_let_go():
+    refused(office_wages(), "WK-OFFICE-TROOPS", "WagesPaid", "red", maintained=["m03", "m01"])   # 150 > 100
+    refused(office_wages("ag06"), "WK-OFFICE-TROOPS", "WagesPaid", "red", maintained=["m01"])   # prints none
+    refused(wages(), "WK-OFFICE-TROOPS", "WagesPaid", "red", maintained=["m01"])
+    refused(office_wages(), "WK-OFFICE-TROOPS", "WagesPaid", "red", maintained=["m03"], unpaid=["m03"])
+    refused(office_wages(), "WK-OFFICE-TROOPS", "WagesPaid", "red", maintained=["m10"])        # blue's
 
 
 # --- the Assembly ----------------------------------------------------------------------------------------------

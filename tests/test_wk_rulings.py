@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 from engine.warrior_knights.common import Ctx
-from engine.warrior_knights.rounds import advance
-from engine.warrior_knights.state import Expedition, Flow, evolve
+from engine.warrior_knights.rounds import advance, neutral_copies
+from engine.warrior_knights.state import CASUALTY_TOKEN, Deck, Expedition, Flow, evolve
 from tests.test_wk_battles import ASSAULT, board, drawn, field_battle
 from tests.test_wk_phases import FIVE, neutral, upkeep
 from tests.wk_helpers import D, baron, clear_board, ok, own, place, ready, refused, setup_until, with_card
@@ -178,9 +178,11 @@ def test_WK_RULING_TOP_EVENT_the_event_deck_keeps_every_card_whatever_its_order(
     assert ready().events.pile == frozenset(D.cards.events)
 
 
-def test_WK_RULING_OFFICE_TROOPS_maintained_troops_are_a_refund_the_holder_signs():
-    s = ok(ready(), "Adjusted", "red", source="ag05", crowns=2, text="troops maintained by the Marshal's office")
-    assert s.barons["red"].crowns == 17
+def test_WK_RULING_OFFICE_TROOPS_the_holder_names_the_troops_within_the_printed_strength():
+    from tests.test_wk_phases import office_wages
+    s = ok(office_wages(), "WagesPaid", "red", maintained=["m01", "red-r1"], crowns=6)   # 50 + 50 of 100
+    assert s.barons["red"].crowns == 9
+    refused(office_wages(), "WK-OFFICE-TROOPS", "WagesPaid", "red", maintained=["m01", "m03"])
 
 
 def test_WK_RULING_AFTER_ILLEGAL_a_draw_that_breaks_a_rule_is_applied_as_recorded():
@@ -294,3 +296,34 @@ def test_WK_RULING_GLORY_RETREAT_no_deserters_card_is_drawn():
     s = ok(glory_field(), "RetreatChosen", "blue", retreat=True)
     assert s.battle.deserters["blue-star"] == "" and s.battle.stage == "aftermath"
     refused(s, "WK-DESERTERS", "DesertersDrawn", None, noble="blue-star", card="gfate13")
+
+
+def test_WK_RULING_PRESSING_STACK_the_card_waits_in_the_assembly_stack_and_returns_to_the_deck_after():
+    from tests.test_wk_glory import pressing
+    s = ok(pressing(assembly=3), "AgendasRevealed", None, cards=["ag04"])          # the 4th card: an Assembly
+    assert s.flow.step == "assembly" and s.allocated["assembly"][-1] == (None, "pressing_agenda")
+    assert neutral_copies(s, "pressing_agenda") == 0                                # out of the Neutral deck
+    s = evolve(s, assembly=s.assembly._replace(step="new"))
+    s = ok(s, "AgendasRevealed", None, cards=["ag05", "ag06", "ag07"])
+    assert s.allocated["assembly"] == () and neutral_copies(s, "pressing_agenda") == 1
+    out = with_card(evolve(pressing(), agenda_deck=Deck()), None, "pressing_agenda")   # the deck is out
+    assert out.flow.pending is not None and out.flow.pending.area == "assembly" and out.flow.pending.stage == "done"
+
+
+def test_WK_RULING_CASUALTY_SPOT_the_leftmost_free_space_in_play_and_a_draft_of_tokens_alone():
+    from tests.test_wk_glory import assembling
+    s = ok(assembling(track=("red", "blue", None, None, None, None, None), s=clear_board(ready(4))),
+           "MercenariesRevealed", None, cards=["m20"])
+    assert s.track[:3] == ("red", "blue", CASUALTY_TOKEN)                           # 5 spaces in play with 4
+    from engine.warrior_knights.phases import begin_draft
+    tokens = evolve(s, track=(CASUALTY_TOKEN,) * 3 + (None,) * 4)
+    d = begin_draft(evolve(tokens, flow=tokens.flow._replace(phase="special", step="draft")), Ctx())
+    assert d.flow.step == "draft_reveal" and d.track == (None,) * 7 and d.market == ()
+
+
+def test_WK_RULING_LEADER_STRONGHOLD_a_stronghold_keeps_any_number_and_grants_nothing():
+    from engine.warrior_knights.glory import leader_problem
+    from tests.test_wk_glory import fg, holding, merc
+    assert leader_problem("stronghold", [merc("m29"), merc("m30")]) is None
+    assert "single Leader" in leader_problem("blue-star", [merc("m29"), merc("m30")])
+    refused(holding(fg(), "blue", "stronghold", "m31"), "WK-LEADER-ABILITY", "Adjusted", "blue", source="m31", votes=1)

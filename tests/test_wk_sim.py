@@ -71,7 +71,22 @@ def test_bots_play_crown_and_glory_games_to_the_end_with_no_findings(tmp_path, p
         j = judge(read_log(path))
         assert j.findings == [] and j.result is not None
         seen |= {e["type"] for e in game.envelopes}
+        seen |= {e["payload"]["card"] for e in game.envelopes if e["type"] == "CardRevealed"}
     assert {"MissionDealt", "MissionRevealed", "KingsArmyAssigned"} <= seen
+    assert {"pressing_agenda", "assemble_troops"} <= seen                 # the For Glory Neutral cards
+
+
+def test_bots_hire_leaders_and_heralds_and_use_their_abilities():
+    hired, used = set(), set()
+    for seed in range(3):
+        game = simulate(seed, f"cg-4-{seed}", {"players": "4", "variants": "all"})
+        kinds = {"m29", "m30", "m31", "m32"}                                # the invented example's
+        for e in game.envelopes:
+            if e["type"] == "MercenaryHired":
+                hired |= set(e["payload"].get("hires", {})) & kinds
+            if e["type"] == "Adjusted" and e["payload"]["source"] in kinds:
+                used.add(e["payload"]["source"])
+    assert len(hired) >= 2 and used
 
 
 def test_crown_and_glory_games_are_the_same_bytes_per_seed_and_each_variant_alone_plays():

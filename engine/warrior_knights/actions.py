@@ -7,8 +7,8 @@ from __future__ import annotations
 from engine.warrior_knights.battles import begin_battle
 from engine.warrior_knights.cards import HAND, SPECIAL_AREAS, VERSATILE_OPTIONS
 from engine.warrior_knights.common import Ctx, area_of, gain, noble_of, pay, seat_of, set_baron, set_noble
-from engine.warrior_knights.moves import path_problem, sea_problem
-from engine.warrior_knights.state import State, evolve
+from engine.warrior_knights.moves import path_problem, picked_up, sea_problem
+from engine.warrior_knights.state import CASUALTY_TOKEN, State, evolve
 
 ACTION_OF = {"TaxesLevied": "levy_taxes", "SoldiersDrafted": "draft_soldiers",
              "SupportRallied": "rally_support", "ChurchServed": "serve_the_church",
@@ -117,6 +117,9 @@ def soldiers_drafted(s: State, e, c: Ctx) -> State | None:
     if spot not in usable:
         return c.skip("WK-DRAFT-SPOT", f"space {spot} of the Mercenary Track is not in play with {len(s.seats)} "
                       f"players (in play: {', '.join(map(str, sorted(usable)))})")
+    if s.track[spot - 1] == CASUALTY_TOKEN:
+        return c.skip("WK-ASSEMBLE-TROOPS", f"space {spot} of the Mercenary Track holds a casualty token (Assemble "
+                      "Troops): no Baron marker goes there")
     if s.track[spot - 1] is not None:
         return c.skip("WK-DRAFT-SPOT", f"space {spot} of the Mercenary Track holds {s.track[spot - 1]}'s marker")
     versatile = s.flow.pending.card == "versatile"
@@ -215,6 +218,9 @@ def forces_mobilized(s: State, e, c: Ctx) -> State | None:
         if path[-1] != area:
             return c.skip("WK-MOBILIZE", f"the Nobles move into the one area chosen, {area}; {nid}'s move ends in {path[-1]}")
         if m.sea:
+            if m.pickups:
+                return c.skip("WK-TRANSFER", "troops are picked up on a land move (before or after a sea move: "
+                              "TroopsTransferred)")
             if len(path) != 1:
                 return c.skip("WK-MOVE-SEA", "a sea move goes straight to the port (one area in the path)")
             why = sea_problem(s, n.area, area)
@@ -226,6 +232,10 @@ def forces_mobilized(s: State, e, c: Ctx) -> State | None:
             problem = path_problem(s, seat, n.area, path, permits)
             if problem:
                 c.bad(*problem)                       # the Noble is where the log puts him: applied as recorded
+            if m.pickups:
+                s = picked_up(s, seat, nid, [n.area] + path, m.pickups, c)
+                if s is None:
+                    return None
             s = set_noble(s, nid, area=area)
             c.note(f"{nid} moves {' -> '.join([n.area] + path)}")
         moved.append(nid)

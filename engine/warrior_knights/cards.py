@@ -41,6 +41,7 @@ NOBLE_SHAPES = ("star", "square", "triangle", "circle")
 # text the engine does not read (its effect is logged as an adjustment).
 ABILITIES = ("deal_100", "prevent_100", "victory_1", "text")
 MERC_KINDS = ("troop", "leader", "herald")
+LEADER_KINDS = ("leader", "herald")                     # For Glory's New Mercenary Cards
 REVOLT_RESULTS = ("revolt", "no_revolt", "riot")
 BATTLE_RESULTS = ("deal_100", "prevent_100", "victory", "draw_1", "retreat_draw_1", "none")
 # Fund Expedition 4 and For Glory's Expedition Result: Funds Needed; best first (the order the
@@ -288,8 +289,20 @@ def _mercenaries(top: Shape, p: Problems) -> Mapping[str, Mercenary]:
             if wage < 0:
                 p.add(m["wage"], f"a wage is 0 or more crowns, found {wage}")
             kind = m.get("kind", "troop").one_of(MERC_KINDS)
-            out[mid] = Mercenary(mid, m["nationality"].str(), strength, wage, kind, _deck(m),
-                                 m.get("ability").optional_str() or "")
+            ability = m.get("ability").optional_str() or ""
+            deck = _deck(m)
+            if kind in LEADER_KINDS:
+                # For Glory, New Mercenary Cards: "Each Leader and Herald grants a special ability"
+                if not ability:
+                    p.add(m, f"a {kind.capitalize()} grants its Noble an ability: give the card's "
+                          "\"ability\" (its text)")
+                if deck != "for_glory":
+                    p.add(m, f"a {kind.capitalize()} is one of For Glory's New Mercenary Cards: "
+                          "\"deck\": \"for_glory\"")
+            elif ability:
+                p.add(m["ability"], "only a Leader or a Herald (\"kind\": \"leader\" or \"herald\") "
+                      "grants an ability; a troop has none")
+            out[mid] = Mercenary(mid, m["nationality"].str(), strength, wage, kind, deck, ability)
     return out
 
 

@@ -8,7 +8,9 @@ from typing import Any, Callable, Iterable
 
 from engine.core.data import DataShapeError, Shape
 from engine.core.rules import Verdicts
-from engine.warrior_knights.cards import FateCard, Mercenary, agenda_card, event_card, fate_card
+from engine.warrior_knights.cards import (
+    LEADER_KINDS, MERC_KINDS, FateCard, Mercenary, agenda_card, event_card, fate_card,
+)
 from engine.warrior_knights.rules import RULES
 from engine.warrior_knights.state import (
     STRONGHOLD, Army, Deck, Noble, NobleId, PlayerId, State, Troop, evolve,
@@ -103,6 +105,19 @@ def troop_of(s: State, seat: PlayerId, name: str) -> str | None:
     return None
 
 
+def troops_named(s: State, seat: PlayerId, names, c: Ctx, rule: str) -> list[str] | None:
+    """The troop ids of `seat` that a payload's `names` give (troop_of); None (skipped with
+    `rule`) at the first name that is none of his troops."""
+    out = []
+    for name in names:
+        t = troop_of(s, seat, name)
+        if t is None:
+            c.skip(rule, f"{name!r} is not a troop of {seat}")
+            return None
+        out.append(t)
+    return out
+
+
 def seat_of(s: State, name: object) -> PlayerId | None:
     """A Baron a payload names: his seat id, or his colour."""
     if name in s.barons:
@@ -167,14 +182,17 @@ def _merc_print(sh: Shape, card_id: str | None) -> Mercenary:
     if card_id is None:
         raise sh["id"].fail("a label (\"id\") the log names the Mercenary by")
     return Mercenary(card_id, sh["nationality"].str(), sh["strength"].int(), sh["wage"].int(),
-                     sh.get("kind", "troop").one_of(("troop", "leader", "herald")))
+                     sh.get("kind", "troop").one_of(MERC_KINDS), ability=sh.get("ability").optional_str() or "")
 
 
 def read_mercenary(s: State, card: Any, c: Ctx) -> Troop | None:
+    """A Mercenary drawn: a troop, or (For Glory) a Leader or Herald (`kind`)."""
     deck = s.data.cards.mercenaries
     m = _printed(card, "Mercenary", c, _merc_print) if deck is None else \
         _listed(card, deck, "Mercenary", s.data.cards.label, c)
-    return None if m is None else Troop(m.id, m.strength, m.wage, True, m.nationality)
+    if m is None:
+        return None
+    return Troop(m.id, m.strength, m.wage, True, m.nationality, m.kind if m.kind in LEADER_KINDS else "")
 
 
 def draw_from(deck: Deck | None, card_id: str | None, what: str, c: Ctx) -> Deck | None:

@@ -59,6 +59,20 @@ def _stronghold_city_given(s: State, e: Event, c: Ctx) -> State | None:
     return out
 
 
+def _agendas_revealed(s: State, e: Event, c: Ctx) -> State | None:
+    """New Agendas: the Assembly's 3 (Special Phases 3.6), or A Pressing Agenda's one (For Glory)."""
+    if N.draws(s, "press"):
+        return N.agenda_pressed(s, e, c)
+    return AS.agendas_revealed(s, e, c)
+
+
+def _mercenaries_revealed(s: State, e: Event, c: Ctx) -> State | None:
+    """New Mercenaries: a Draft's players + 1 (Special Phases 4), or Assemble Troops' one (For Glory)."""
+    if N.draws(s, "assemble"):
+        return N.troops_assembled(s, e, c)
+    return P.mercenaries_revealed(s, e, c)
+
+
 def _crowns_given(s: State, e: Event, c: Ctx) -> State | None:
     """Setup: "Money and favors may be traded freely between Barons"."""
     to = seat_of(s, e.payload.to)
@@ -77,6 +91,8 @@ def _adjusted(s: State, e: Event, c: Ctx) -> State | None:
     seat = seat_of(s, p.baron) if p.baron is not None else e.actor
     if seat is None:
         return c.skip("WK-ADJUST", f"{p.baron!r} is not a Baron of this game")
+    if not G.leader_ability_used(s, e, c):       # For Glory: a Leader's or Herald's ability
+        return None
     parts = []
     b = s.barons[seat]
     changes = {}
@@ -159,6 +175,7 @@ HANDLERS: dict[str, Callable[[State, Event, Ctx], State | None]] = {
     "StrongholdCityGiven": _stronghold_city_given,
     "EventDrawerChosen": N.event_drawer_chosen,
     "EventCardDrawn": N.event_card_drawn,
+    "EventTargetDrawn": N.event_target_drawn,
     "EventCancelled": N.event_cancelled,
     "ExpeditionFunded": N.expedition_funded,
     "ExpeditionFateDrawn": N.expedition_fate_drawn,
@@ -166,7 +183,7 @@ HANDLERS: dict[str, Callable[[State, Event, Ctx], State | None]] = {
     "TroopsMustered": N.troops_mustered,
     "WagesPaid": P.wages_paid,
     "MercenaryHired": P.mercenary_hired,
-    "MercenariesRevealed": P.mercenaries_revealed,
+    "MercenariesRevealed": _mercenaries_revealed,
     "ActingChairmanAppointed": AS.acting_chairman_appointed,
     "PrivateMotionDrawn": AS.private_motion_drawn,
     "PrivateMotionCalled": AS.private_motion_called,
@@ -177,7 +194,7 @@ HANDLERS: dict[str, Callable[[State, Event, Ctx], State | None]] = {
     "TieBroken": AS.tie_broken,
     "OfficeAssigned": AS.office_assigned,
     "ChargeDiscarded": AS.charge_discarded,
-    "AgendasRevealed": AS.agendas_revealed,
+    "AgendasRevealed": _agendas_revealed,
     "RevoltDrawn": U.revolt_drawn,
     "RevoltSettled": U.revolt_settled,
     "NobleReturned": U.noble_returned,
@@ -199,7 +216,7 @@ HANDLERS: dict[str, Callable[[State, Event, Ctx], State | None]] = {
 }
 
 # Chance and the Chairman's handling of the table: events no Baron decides (actor may be null).
-TABLE_EVENTS = frozenset({"TroopsDealt", "CitiesRazed", "MarketRevealed", "OfficesChosen", "CardRevealed",
+TABLE_EVENTS = frozenset({"TroopsDealt", "CitiesRazed", "MarketRevealed", "OfficesChosen", "CardRevealed", "EventTargetDrawn",
                           "FateDrawn", "DesertersDrawn", "ExpeditionFateDrawn", "PrivateMotionDrawn",
                           "AgendasRevealed", "MercenariesRevealed", "RevoltDrawn", "GameEnded",
                           "AdvancementsRevealed", "ScholarChosen"})
@@ -231,6 +248,8 @@ def _resync(s: State, e: Event, c: Ctx) -> State:
         return s
     if N.closable(s, e.type):
         return R.advance(evolve(s, flow=f._replace(pending=p._replace(stage="done"))), c)
+    if p.owner is None and p.stage in N.DRAWS and e.type not in (N.DRAWS[p.stage], "PlanOpened", "CrownsGiven", "Adjusted"):
+        return R.advance(N.draw_never_made(s, e.type, c), c)
     if p.owner is not None and p.stage == "enrich" and e.type not in G.BOUGHT_AFTER:
         # Enrich Mind's purchases are over when another event comes
         return R.advance(evolve(s, flow=f._replace(pending=p._replace(stage="done"))), c)

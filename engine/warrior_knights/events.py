@@ -172,10 +172,20 @@ class ChurchServed(Payload):
     pass
 
 
+class Pickup(Payload):
+    """Troops a moving Noble receives on his way (Movement: "At any point during movement"), in an
+    area of his route, from his stronghold there or an unexhausted Noble of his there."""
+
+    at: Name
+    from_: str = Field(alias="from", description="a Noble, or \"stronghold\"")
+    troops: list[str] = Field(min_length=1)
+
+
 class Move(Payload):
     noble: str
     path: list[Name] = Field(min_length=1, description="the areas entered, in order (by sea: the port area)")
     sea: bool = False
+    pickups: list[Pickup] = Field(default_factory=list, description="troops received on the way (land moves)")
 
 
 class Attack(Payload):
@@ -281,6 +291,13 @@ class EventCardDrawn(Payload):
     card: Card
 
 
+class EventTargetDrawn(Payload):
+    """Chance: the Fate card(s) drawn to choose the random target of an Event that needs one (the
+    last card names it; cards naming nothing the Event can target are drawn past)."""
+
+    cards: list[Card] = Field(min_length=1)
+
+
 class EventCancelled(Payload):
     faith: dict[str, PositiveInt]
 
@@ -326,6 +343,8 @@ class TroopsMustered(Payload):
 
 class WagesPaid(Payload):
     unpaid: list[str] = Field(default_factory=list, description="Mercenaries not paid (they desert)")
+    maintained: list[str] = Field(default_factory=list, description="troops his office maintains (no "
+                                  "wages): at most the strength the office prints")
     unpaid_garrisons: list[Name] = Field(default_factory=list, description="For Glory: the cities "
                                          "whose Garrison is not paid (it is discarded)")
     crowns: NonNegativeInt | None = Field(None, description="claim: crowns paid")
@@ -553,7 +572,7 @@ PAYLOADS = payload_table(
     TaxesLevied, SoldiersDrafted, SupportRallied, ChurchServed, ForcesMobilized, PermissionGiven,
     TroopsTransferred, CommanderDeclared, FateDrawn, FateDiscarded, CasualtiesAssigned,
     DesertersDrawn, Retreated, NobleLost, CityTaken, StrongholdCityGiven, EventDrawerChosen,
-    EventCardDrawn, EventCancelled, ExpeditionFunded, ExpeditionFateDrawn, DefensesUpgraded,
+    EventCardDrawn, EventTargetDrawn, EventCancelled, ExpeditionFunded, ExpeditionFateDrawn, DefensesUpgraded,
     TroopsMustered, WagesPaid, ActingChairmanAppointed, PrivateMotionDrawn, PrivateMotionCalled,
     AgendaOrderDeclared, VotesHidden, VotesRevealed, VoteDeclared, TieBroken, OfficeAssigned,
     ChargeDiscarded, AgendasRevealed, MercenaryHired, MercenariesRevealed, RevoltDrawn,

@@ -16,6 +16,7 @@ from typing import Any
 
 from engine.core.commit import matches_commitment
 from engine.core.data import DataShapeError, Shape
+from engine.warrior_knights.cards import LEADER_KINDS
 from engine.warrior_knights.common import (
     Ctx, city_of, cities_of, clockwise_from, noble_of, on_board, pay, set_army, set_baron,
 )
@@ -93,6 +94,60 @@ def garrisons_of(s: State, seat: PlayerId) -> tuple[str, ...]:
 
 def is_levy(t: Troop) -> bool:
     return t.kind == "levy"
+
+
+# --- For Glory: Leaders and Heralds (New Mercenary Cards) ---------------------------------------------
+
+def leader_problem(holder: str, troops) -> str | None:
+    """Why the army of `holder` (a Noble, or STRONGHOLD) may not hold `troops` (Troop records;
+    None: it may): "Each Noble may only have a single Leader and a single Herald at any given
+    time" (WK-LEADER-HERALD). A stronghold keeps any number: they grant nothing there."""
+    if holder == STRONGHOLD:
+        return None
+    for kind in LEADER_KINDS:
+        ids = [t.id for t in troops if t.kind == kind]
+        if len(ids) > 1:
+            return (f"{holder} would have {len(ids)} {kind.capitalize()}s ({', '.join(ids)}): each Noble may "
+                    f"only have a single Leader and a single Herald at any given time")
+    return None
+
+
+def leader_holder(s: State, card: str) -> tuple[str, str | None] | None:
+    """(its owner, the living Noble it is assigned to, or None) of a Leader or Herald a Baron holds;
+    None when `card` is no Leader or Herald in play."""
+    for seat, b in s.barons.items():
+        t = b.troops.get(card)
+        if t is not None and t.kind in LEADER_KINDS:
+            noble = next((n.id for n in s.nobles.values() if n.owner == seat and not n.dead
+                          and card in n.army.troops), None)
+            return seat, noble
+    return None
+
+
+def leader_ability_used(s: State, e, c: Ctx) -> bool:
+    """An adjustment naming a Leader or Herald as its source applies the ability it grants its
+    Noble ("treated as if they were printed on the Noble card ... even when exhausted"): its owner
+    signs it, and the card is with a living Noble of his (WK-LEADER-ABILITY). False: refused."""
+    source = e.payload.source
+    held = leader_holder(s, source)
+    listed = (s.data.cards.mercenaries or {}).get(source)
+    if held is None:
+        if listed is not None and listed.kind in LEADER_KINDS:
+            c.skip("WK-LEADER-ABILITY", f"{source} ({listed.kind}) is held by no Baron: its ability is nobody's to use")
+            return False
+        return True
+    seat, noble = held
+    kind = s.barons[seat].troops[source].kind
+    if e.actor != seat:
+        c.skip("WK-LEADER-ABILITY", f"{source} is {seat}'s {kind.capitalize()}: only he uses its ability, "
+               f"not {e.actor}")
+        return False
+    if noble is None:
+        c.skip("WK-LEADER-ABILITY", f"{source} is with no living Noble of {seat} (in his stronghold): a "
+               f"{kind.capitalize()} grants its ability to the Noble it is assigned to")
+        return False
+    c.note(f"{source} ({kind.capitalize()} of {noble}): its ability is used")
+    return True
 
 
 def initial_glory(variants, data=None) -> Glory | None:

@@ -362,6 +362,10 @@ def chance(s: State, tape: Any) -> tuple[str, str | None, dict] | None:
             colour = p.detail["colour"]
             card = t.cards(s.events, 1, lambda x: cards.events[x].color == colour)
             return "EventCardDrawn", p.detail["drawer"], {"card": card[0]}
+        if p.owner is None and p.stage == "press":           # For Glory, A Pressing Agenda
+            return "AgendasRevealed", None, {"cards": t.cards(s.agenda_deck, 1)}
+        if p.owner is None and p.stage == "assemble":        # For Glory, Assemble Troops
+            return "MercenariesRevealed", None, {"cards": t.cards(s.mercs, 1)}
         if p.owner is None and p.card == "fund_expedition" and p.stage == "fate":
             x = p.detail["owed"][0]
             n = 2 if s.expeditions[x].blessed else 1

@@ -8,6 +8,7 @@ from engine.warrior_knights.common import (
     Ctx, army_of, besieged, in_city, noble_of, set_army, troop_of,
 )
 from engine.warrior_knights.state import STRONGHOLD, Army, State
+from engine.warrior_knights import glory as G
 
 ROAD_STEPS = 3                 # "or 3 areas if on a road for the entire move"
 
@@ -112,9 +113,16 @@ def troops_transferred(s: State, e, c: Ctx) -> State | None:
             for key in (src, dst):
                 if key != STRONGHOLD and in_city(s, s.nobles[key]) and besieged(s, s.data.board.areas[s.nobles[key].area].city):
                     return c.skip("WK-TRANSFER", f"{key} is in a besieged city: no transfers in the Upkeep")
+    return pass_troops(s, seat, src, dst, e.payload.troops, c)
+
+
+def pass_troops(s: State, seat: str, src: str, dst: str, names, c: Ctx) -> State | None:
+    """The troops `names` pass from `src`'s army (a Noble or STRONGHOLD) to the Noble `dst`'s (the
+    caller has checked where and when): all of them when `src`'s army has casualty tokens (with
+    the tokens), and a Noble keeps one Leader and one Herald at most."""
     give = army_of(s, seat, src)
     moving = []
-    for name in e.payload.troops:
+    for name in names:
         t = troop_of(s, seat, name)
         if t is None or t not in give.troops:
             return c.skip("WK-TRANSFER", f"{name!r} is not in {src}'s army")
@@ -123,8 +131,42 @@ def troops_transferred(s: State, e, c: Ctx) -> State | None:
         return c.skip("WK-TRANSFER", f"{src}'s army has {give.casualties} casualty tokens: all of its troops "
                       "move together, or none")
     take = army_of(s, seat, dst)
+    held = s.barons[seat].troops
+    why = G.leader_problem(dst, [held[x] for x in take.troops + tuple(moving)])   # For Glory: WK-LEADER-HERALD
+    if why:
+        return c.skip("WK-LEADER-HERALD", why)
     s = set_army(s, seat, src, Army(tuple(t for t in give.troops if t not in moving),
                                     0 if give.casualties else give.casualties))
     s = set_army(s, seat, dst, Army(take.troops + tuple(moving), take.casualties + give.casualties))
     c.note(f"{seat} moves {', '.join(moving)} from {src} to {dst}")
+    return s
+
+
+def picked_up(s: State, seat: str, noble: str, route: list[str], pickups, c: Ctx) -> State | None:
+    """A moving Noble receives troops on his way: "At any point during movement, a Noble may
+    receive troops from his stronghold, or from an *unexhausted* Noble, in the same area"
+    (WK-TRANSFER). Each pickup names an area of his route (where he starts, or one he enters), and
+    the stronghold or an unexhausted Noble of his there."""
+    for pick in pickups:
+        at = s.data.board.resolve(pick.at)
+        if at is None or at not in route:
+            return c.skip("WK-TRANSFER", f"{noble} picks up troops at {pick.at!r}, which is not on his way "
+                          f"({' -> '.join(route)})")
+        if pick.from_ == STRONGHOLD:
+            if s.barons[seat].stronghold != at:
+                return c.skip("WK-TRANSFER", f"{seat}'s stronghold is not in {at}")
+            src = STRONGHOLD
+        else:
+            src = noble_of(s, pick.from_, seat, c, "WK-TRANSFER")
+            if src is None:
+                return None
+            giver = s.nobles[src]
+            if giver.owner != seat or giver.dead or giver.area != at or giver.at_sea or src == noble:
+                return c.skip("WK-TRANSFER", f"{src} is not another Noble of {seat} in {at}")
+            if giver.exhausted:
+                return c.skip("WK-TRANSFER", f"{src} is exhausted: troops come from the stronghold or an "
+                              "unexhausted Noble")
+        s = pass_troops(s, seat, src, noble, pick.troops, c)
+        if s is None:
+            return None
     return s

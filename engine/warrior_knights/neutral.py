@@ -1,15 +1,19 @@
 """The Neutral Action cards (summary, "Neutral Actions" 1-5), resolved by the Chairman: an
-Important Event, Fund Expedition, Upgrade Defenses, Muster Troops, Uncertain Times."""
+Important Event, Fund Expedition, Upgrade Defenses, Muster Troops, Uncertain Times; and For
+Glory's A Pressing Agenda and Assemble Troops ("New Neutral Action Cards"), each a card drawn
+from another deck."""
 
 from __future__ import annotations
 
 from engine.warrior_knights.cards import EXPEDITION_RESULTS
 from engine.warrior_knights.common import (
     Ctx, army_of, besieged, city_of, cities_of, clockwise_from, discard_to, draw_from, gain,
-    noble_of, pay, read_event, read_fate, reshuffled, seat_of, set_army, set_baron, set_city,
+    noble_of, pay, read_event, read_fate, read_mercenary, reshuffled, seat_of, set_army, set_baron,
+    set_city,
 )
 from engine.warrior_knights import glory as G
-from engine.warrior_knights.state import STRONGHOLD, Expedition, State, evolve
+from engine.warrior_knights.setup import reveal_agendas
+from engine.warrior_knights.state import CASUALTY_TOKEN, STRONGHOLD, Deck, Expedition, State, evolve
 
 MAX_STAKE = 5                 # Fund Expedition: "may invest up to 5 crowns"
 REPAIR_COST = 2               # Upgrade Defenses: "pay 2 crowns per breach counter removed"
@@ -20,7 +24,7 @@ DRAW_SPOT = 3                 # "If an expedition marker is on the 3 spot draw a
 # The events that may follow a Neutral card whose resolution has no fixed end (an Event's
 # cancelling and effects, Barons acting one by one): any other event closes the card.
 FOLLOW_UPS = {
-    "effects": frozenset({"EventCancelled", "Adjusted", "CrownsGiven"}),
+    "effects": frozenset({"EventTargetDrawn", "EventCancelled", "Adjusted", "CrownsGiven"}),
     "upgrade": frozenset({"DefensesUpgraded", "Adjusted", "CrownsGiven"}),
     "muster": frozenset({"TroopsMustered", "Adjusted", "CrownsGiven"}),
     "research": frozenset({"AdvancementResearched", "Adjusted", "CrownsGiven"}),
@@ -50,6 +54,10 @@ def open_neutral(s: State, c: Ctx) -> State:
         if G.has(s, G.FOR_GLORY) and s.glory.scholar is not None and s.glory.offer:
             return _stage(s, "swap")          # For Glory: the Scholar may swap an Advancement face up
         return _stage(s, "done")
+    if card == "pressing_agenda":
+        return _stage(s, "press") if _cards_left(s.agenda_deck) else _pressed(s, (), c)
+    if card == "assemble_troops":
+        return _stage(s, "assemble") if _cards_left(s.mercs) else _assembled(s, None, c)
     if card == "research" and G.has(s, G.FOR_GLORY):
         if s.glory.scholar is None:
             c.note("Research: there is no Scholar to research")
@@ -57,6 +65,10 @@ def open_neutral(s: State, c: Ctx) -> State:
         return _stage(s, "research")
     c.note(f"{card}: a Crown & Glory Neutral card; its effect is recorded as adjustments")
     return _stage(s, "effects")
+
+
+# The For Glory cards that draw one card from another deck: the draw event each waits for.
+DRAWS = {"press": "AgendasRevealed", "assemble": "MercenariesRevealed"}
 
 
 def closable(s: State, event_type: str) -> bool:
@@ -120,6 +132,34 @@ def event_card_drawn(s: State, e, c: Ctx) -> State | None:
         s = G.set_glory(s, event_seen=True)
     c.note(f"Event: {card.title} ({card.color})" + (f": {card.text}" if card.text else ""))
     return _stage(evolve(s, events=deck), "effects", event=card)
+
+
+def event_target_drawn(s: State, e, c: Ctx) -> State | None:
+    """An Event whose random target a Fate card chooses ("If an Event card requires a Fate card to
+    be drawn to determine a random target, it may be cancelled *after* the Fate card is drawn"):
+    the cards come from the Fate deck, once, for an Event that prints the need (WK-EVENT-TARGET)."""
+    p = s.flow.pending
+    if p is None or p.card != "important_event" or p.stage != "effects" or p.detail.get("event") is None:
+        return c.skip("WK-FLOW", "no Event has been drawn whose target could be drawn now")
+    card = p.detail["event"]
+    if not card.needs_fate_target:
+        return c.skip("WK-EVENT-TARGET", f"{card.title!r} needs no random target (the card does not say so)")
+    if p.detail.get("target") is not None:
+        return c.skip("WK-EVENT-TARGET", f"the target of {card.title!r} is already drawn ({p.detail['target']})")
+    if p.detail.get("cancelled"):
+        return c.skip("WK-EVENT-TARGET", f"{card.title!r} is cancelled: no target is drawn")
+    deck, ids, last = s.fate, [], None
+    for x in e.payload.cards:
+        f = read_fate(s, x, c)
+        if f is None:
+            return None
+        deck = draw_from(deck, f.id, "Fate card", c)
+        ids.append(f.id)
+        last = f
+    named = ", ".join(x for x in (f"city {last.city}" if last.city else "", f"Baron {last.baron}" if last.baron else "",
+                                  f"Noble {last.noble}" if last.noble else "") if x)
+    c.note(f"The target of {card.title!r} is drawn: {named or 'the card names nothing'}")
+    return _stage(evolve(s, fate=discard_to(deck, ids)), "effects", target=last.id or "printed")
 
 
 def event_cancelled(s: State, e, c: Ctx) -> State | None:
@@ -345,3 +385,91 @@ def troops_mustered(s: State, e, c: Ctx) -> State | None:
     s = set_army(pay(s, seat, cost), seat, holder, army._replace(casualties=army.casualties - p.tokens))
     c.note(f"{seat} removes {p.tokens} casualty tokens from {holder} ({cost} crowns)")
     return _acted(s, seat)
+
+
+# --- For Glory: A Pressing Agenda, Assemble Troops ---------------------------------------------------
+
+def _cards_left(deck: Deck | None) -> bool:
+    """Can a card be drawn from `deck` (its discards reshuffled if need be)? Observed mode: the
+    deck is not known, the table's record says (True)."""
+    return deck is None or bool(deck.pile or deck.bottom or deck.discard)
+
+
+def draws(s: State, stage: str) -> bool:
+    """Does the Neutral card being resolved wait for its draw at `stage` ("press", "assemble")?"""
+    p = s.flow.pending
+    return (s.flow.phase == "actions" and p is not None and p.owner is None and p.stage == stage
+            and s.battle is None)
+
+
+def _one_card(cards, rule: str, what: str, c: Ctx) -> bool:
+    if len(cards) != 1:
+        c.skip(rule, f"the card draws the top {what} card: one card, not {len(cards)}")
+        return False
+    return True
+
+
+def _pressed(s: State, ids: tuple, c: Ctx) -> State:
+    """A Pressing Agenda resolved: the card goes to the Assembly stack (WK-PRESSING-AGENDA)."""
+    if not ids:
+        c.note("A Pressing Agenda: the Agenda deck and its discards are out; no Agenda is added")
+    p = s.flow.pending
+    return evolve(s, flow=s.flow._replace(pending=p._replace(stage="done", area="assembly")))
+
+
+def agenda_pressed(s: State, e, c: Ctx) -> State | None:
+    """A Pressing Agenda: "Draw the top card of the Agenda deck and place it faceup with the current
+    Agendas. This Agenda will be voted on (with the rest of the current Agendas) during the next
+    Assembly. It is then placed in the Assembly stack, possibly triggering an Assembly."""
+    if not _one_card(e.payload.cards, "WK-PRESSING-AGENDA", "Agenda", c):
+        return None
+    out = reveal_agendas(s, e.payload.cards, c, add=True)
+    if out is None:
+        return None
+    added = out.agendas[-1]
+    c.note(f"A Pressing Agenda: {out.agenda_cards[added].title} ({added}) joins the current Agendas")
+    return _pressed(out, (added,), c)
+
+
+def _assembled(s: State, hired: str | None, c: Ctx) -> State:
+    """Assemble Troops, after its draw: "1 casualty token is placed on the first available spot of
+    the Mercenary Draft track; this spot is now full (which may immediately trigger a Mercenary
+    Draft)" (WK-ASSEMBLE-TROOPS)."""
+    if hired is None:
+        c.note("Assemble Troops: the Mercenary deck and its discards are out; no Mercenary is added")
+    spots = [t.spot for t in s.data.board.usable_spots(len(s.seats)) if s.track[t.spot - 1] is None]
+    draft = False
+    if spots:
+        i = spots[0] - 1
+        track = tuple(CASUALTY_TOKEN if k == i else x for k, x in enumerate(s.track))
+        s = evolve(s, track=track)
+        full = sum(1 for x in track if x is not None)
+        draft = full >= len(s.seats) + 1
+        c.note(f"Assemble Troops: a casualty token fills space {spots[0]} of the Mercenary Track "
+               f"({full} of {len(s.seats) + 1})" + ("; a Mercenary Draft follows" if draft else ""))
+    p = s.flow.pending
+    return evolve(s, flow=s.flow._replace(pending=p._replace(stage="done", detail={**p.detail, "draft": draft})))
+
+
+def troops_assembled(s: State, e, c: Ctx) -> State | None:
+    """Assemble Troops: "Draw the top card of the Mercenary deck and place it faceup with the
+    Mercenaries available for drafting", then the casualty token."""
+    if not _one_card(e.payload.cards, "WK-ASSEMBLE-TROOPS", "Mercenary", c):
+        return None
+    t = read_mercenary(s, e.payload.cards[0], c)
+    if t is None:
+        return None
+    deck = draw_from(s.mercs, t.id if s.mercs is not None else None, "Mercenary", c)
+    c.note(f"Assemble Troops: {t.id} ({t.strength}, {t.nationality}) joins the Mercenaries available")
+    return _assembled(evolve(s, mercs=deck, market=s.market + (t,)), t.id, c)
+
+
+def draw_never_made(s: State, event_type: str, c: Ctx) -> State:
+    """A Pressing Agenda or Assemble Troops whose draw the log leaves out before `event_type`: a
+    claim, and the card resolves as with its deck out (WK-RULING-AFTER-ILLEGAL)."""
+    p = s.flow.pending
+    if p.stage == "press":
+        c.claim("WK-PRESSING-AGENDA", f"A Pressing Agenda never draws its Agenda in the log before {event_type}")
+        return _pressed(s, ("?",), c)
+    c.claim("WK-ASSEMBLE-TROOPS", f"Assemble Troops never draws its Mercenary in the log before {event_type}")
+    return _assembled(s, "?", c)

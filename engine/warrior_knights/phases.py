@@ -4,11 +4,11 @@ and the Mercenary Draft. (The Assembly, 3, is engine/warrior_knights/assembly.py
 from __future__ import annotations
 
 from engine.warrior_knights.common import (
-    Ctx, besieged, cities_of, clockwise_from, draw_from, gain, in_city, noble_of, pay,
-    read_mercenary, set_army, set_baron, shuffle_back,
+    Ctx, army_of, besieged, cities_of, clockwise_from, draw_from, gain, in_city, noble_of, pay,
+    read_mercenary, set_army, set_baron, shuffle_back, troops_named,
 )
 from engine.warrior_knights import glory as G
-from engine.warrior_knights.state import STRONGHOLD, Army, State, evolve
+from engine.warrior_knights.state import CASUALTY_TOKEN, STRONGHOLD, Army, State, evolve
 
 
 def _done(s: State) -> State:
@@ -45,12 +45,14 @@ def begin_wages(s: State, c: Ctx) -> State:
     return evolve(s, flow=s.flow._replace(order=clockwise_from(s, s.chairman), index=0))
 
 
-def regular_wages(s: State, seat: str) -> tuple[int, int]:
+def regular_wages(s: State, seat: str, maintained: frozenset = frozenset()) -> tuple[int, int]:
     """(crowns paid, regular troops left unpaid): "Regular troops must be paid first ... as many
-    must be paid as possible" (the cheapest first pays the most of them)."""
+    must be paid as possible" (the cheapest first pays the most of them); troops an office
+    maintains draw none."""
     crowns = s.barons[seat].crowns
     paid = unpaid = 0
-    for t in sorted((t for t in s.barons[seat].troops.values() if not t.mercenary), key=lambda t: (t.wage, t.id)):
+    regulars = (t for t in s.barons[seat].troops.values() if not t.mercenary and t.id not in maintained)
+    for t in sorted(regulars, key=lambda t: (t.wage, t.id)):
         if paid + t.wage <= crowns:
             paid += t.wage
         else:
@@ -96,9 +98,12 @@ def wages_paid(s: State, e, c: Ctx) -> State | None:
     bare = G.unpaid_garrisons(s, seat, e.payload.unpaid_garrisons, c)
     if bare is None:
         return None
-    regular, short = regular_wages(s, seat)
+    free = maintained_troops(s, seat, e.payload.maintained, unpaid, c)
+    if free is None:
+        return None
+    regular, short = regular_wages(s, seat, free)
     left = b.crowns - regular
-    kept = sorted(t.id for t in b.troops.values() if t.mercenary and t.id not in unpaid)
+    kept = sorted(t.id for t in b.troops.values() if t.mercenary and t.id not in unpaid and t.id not in free)
     owed = sum(b.troops[t].wage for t in kept)
     garrisons = [x for x in G.garrisons_of(s, seat) if x not in bare]
     owed_g = G.garrison_wage(s) * len(garrisons)          # For Glory: each Garrison paid (WK-GARRISON-WAGES)
@@ -125,12 +130,60 @@ def wages_paid(s: State, e, c: Ctx) -> State | None:
     return _done(s) if s.flow.index >= len(s.flow.order) else s
 
 
+def office_strength(s: State, seat: str) -> int:
+    """The troop strength the offices held by `seat`'s Nobles maintain (each Agenda's printed
+    `maintained_troops`)."""
+    return sum(getattr(s.agenda_cards.get(n.office), "maintained_troops", None) or 0
+               for n in s.nobles.values() if n.owner == seat and not n.dead and n.office)
+
+
+def maintained_troops(s: State, seat: str, names, unpaid: set, c: Ctx) -> frozenset | None:
+    """The troops `seat` names as maintained by his office: "Maintained troops from an office do
+    not need to be paid" (WK-OFFICE-TROOPS: his, not let go, their strength within what his
+    offices print). None: refused."""
+    if not names:
+        return frozenset()
+    most = office_strength(s, seat)
+    if not most:
+        return c.skip("WK-OFFICE-TROOPS", f"no Noble of {seat} holds an office that maintains troops")
+    named = troops_named(s, seat, names, c, "WK-OFFICE-TROOPS")
+    if named is None:
+        return None
+    free = set(named)
+    if free & unpaid:
+        return c.skip("WK-OFFICE-TROOPS", f"{', '.join(sorted(free & unpaid))}: maintained by the office and "
+                      "let go unpaid at once")
+    strength = sum(s.barons[seat].troops[t].strength for t in free)
+    if strength > most:
+        return c.skip("WK-OFFICE-TROOPS", f"{seat}'s offices maintain {most} strength of troops; "
+                      f"{', '.join(sorted(free))} make {strength}")
+    c.note(f"{seat}'s office maintains {', '.join(sorted(free))}: no wages")
+    return frozenset(free)
+
+
 # --- 4) Mercenary Draft --------------------------------------------------------------------------------
 
 def begin_draft(s: State, c: Ctx) -> State:
-    """The markers in track order, left to right (casualty tokens of Assemble Troops skipped)."""
+    """The markers in track order, left to right. For Glory, Assemble Troops: "At the beginning of
+    a Mercenary Draft, remove any casualty tokens on the Mercenary track, and skip over these empty
+    spaces during the draft" (WK-ASSEMBLE-TROOPS)."""
+    if CASUALTY_TOKEN in s.track:
+        n = s.track.count(CASUALTY_TOKEN)
+        s = evolve(s, track=tuple(None if x == CASUALTY_TOKEN else x for x in s.track))
+        c.note(f"{n} casualty token{'s' if n > 1 else ''} leave the Mercenary Track")
     order = tuple(seat for seat in s.track if seat is not None)
-    return evolve(s, flow=s.flow._replace(order=order, index=0))
+    s = evolve(s, flow=s.flow._replace(order=order, index=0))
+    return s if order else _end_draft(s, c)
+
+
+def _end_draft(s: State, c: Ctx) -> State:
+    """Every marker has had its turn: "All remaining Mercenaries are shuffled back into the deck,
+    Baron markers are removed from the track", and new ones are drawn (MercenariesRevealed)."""
+    left = [t.id for t in s.market]
+    c.note("The Mercenaries left are shuffled into the deck; the markers leave the track")
+    return evolve(s, market=(), track=(None,) * len(s.track),
+                  mercs=shuffle_back(s.mercs, left if s.data.cards.mercenaries is not None else ()),
+                  flow=s.flow._replace(step="draft_reveal"))
 
 
 def may_receive(s: State, seat: str, holder: str) -> str | None:
@@ -188,6 +241,12 @@ def mercenary_hired(s: State, e, c: Ctx) -> State | None:
                           f"these are {', '.join(sorted(str(n) for n in nats))}")
         if len(picked) > markers_left:
             return c.skip("WK-MERC-DRAFT", f"{seat} hires {len(picked)} at once with {markers_left} markers left on the track")
+    for key in sorted({k for _, k in picked}):    # For Glory: one Leader and one Herald per Noble
+        held = s.barons[seat].troops
+        after = [held[x] for x in army_of(s, seat, key).troops] + [t for t, k in picked if k == key]
+        why = G.leader_problem(key, after)
+        if why:
+            return c.skip("WK-LEADER-HERALD", why)
     fee = sum(t.wage for t, _ in picked)
     if fee > s.barons[seat].crowns:
         return c.skip("WK-MERC-DRAFT", f"hiring costs {fee} crowns (the wages); {seat} has {s.barons[seat].crowns}")
@@ -212,11 +271,7 @@ def mercenary_hired(s: State, e, c: Ctx) -> State | None:
             i += 1
     s = evolve(s, flow=s.flow._replace(order=tuple(order), index=f.index + 1))
     if s.flow.index >= len(s.flow.order):
-        left = [t.id for t in s.market]
-        s = evolve(s, market=(), track=(None,) * len(s.track),
-                   mercs=shuffle_back(s.mercs, left if s.data.cards.mercenaries is not None else ()),
-                   flow=s.flow._replace(step="draft_reveal"))
-        c.note("The Mercenaries left are shuffled into the deck; the markers leave the track")
+        s = _end_draft(s, c)
     return s
 
 

@@ -133,12 +133,10 @@ def card_revealed(s: State, e, c: Ctx) -> State | None:
     if owner is None:
         if card not in NEUTRAL_ACTIONS:
             return c.skip("WK-REVEAL", f"{card!r} is not a Neutral Action card")
-        kinds = s.data.cards.neutral_actions
-        if kinds is not None:
-            copies = sum(k.copies for k in kinds.values() if k.type == card and k.deck in neutral_decks(s, card))
-            if s.neutral_used.get(card, 0) + 1 > copies:
-                c.bad("WK-NEUTRAL-DECK", f"a {card} card is revealed; the Neutral deck holds {copies} and "
-                      f"{s.neutral_used.get(card, 0)} were revealed this round")
+        copies = neutral_copies(s, card)
+        if copies is not None and s.neutral_used.get(card, 0) + 1 > copies:
+            c.bad("WK-NEUTRAL-DECK", f"a {card} card is revealed; the Neutral deck holds {copies} and "
+                  f"{s.neutral_used.get(card, 0)} were revealed this round")
         s = evolve(s, neutral_used={**s.neutral_used, card: s.neutral_used.get(card, 0) + 1})
     else:
         if card not in BARON_ACTIONS:
@@ -157,6 +155,18 @@ def card_revealed(s: State, e, c: Ctx) -> State | None:
     if owner is None:
         s = open_neutral(s, c)
     return s
+
+
+def neutral_copies(s: State, card: str) -> int | None:
+    """The copies of a Neutral card the round's stacks may hold: the cards file's (None: not
+    listed, observed mode), less those waiting in a Special Phase area (A Pressing Agenda goes
+    to the Assembly stack, not back to the deck, until that Assembly)."""
+    kinds = s.data.cards.neutral_actions
+    if kinds is None:
+        return None
+    copies = sum(k.copies for k in kinds.values() if k.type == card and k.deck in neutral_decks(s, card))
+    waiting = sum(1 for held in s.allocated.values() for owner, x in held if owner is None and x == card)
+    return copies - waiting
 
 
 def neutral_decks(s: State, card: str) -> tuple[str, ...]:
@@ -209,24 +219,27 @@ def _allocate(s: State, c: Ctx) -> State:
     players x 2 cards triggers its phase; a draft triggered by the card comes after."""
     p = s.flow.pending
     specials = list(s.flow.specials)
-    if p.owner is not None:
-        area = p.area
-        if area == HAND:
-            s = _to_hand(s, p.owner, p.card)
-            c.note(f"{p.owner}'s {p.card} card returns to his hand")
-        elif area in SPECIAL_AREAS:
-            n = s.areas.get(area, 0) + 1
-            s = evolve(s, areas={**s.areas, area: n},
-                       allocated={**s.allocated, area: s.allocated.get(area, ()) + ((p.owner, p.card),)})
-            c.note(f"{p.owner}'s {p.card} card goes to the {area.capitalize()} area ({n} of {2 * len(s.seats)})")
-            if n >= 2 * len(s.seats):
-                specials.append(area)
+    area = p.area
+    if p.owner is not None and area == HAND:
+        s = _to_hand(s, p.owner, p.card)
+        c.note(f"{p.owner}'s {p.card} card returns to his hand")
+    elif area in SPECIAL_AREAS:         # a Baron's card, or a Neutral one that says so (A Pressing Agenda)
+        n = s.areas.get(area, 0) + 1
+        s = evolve(s, areas={**s.areas, area: n},
+                   allocated={**s.allocated, area: s.allocated.get(area, ()) + ((p.owner, p.card),)})
+        whose = f"{p.owner}'s" if p.owner is not None else "The Neutral"
+        c.note(f"{whose} {p.card} card goes to the {area.capitalize()} area ({n} of {2 * len(s.seats)})")
+        if n >= 2 * len(s.seats):
+            specials.append(area)
     if p.detail.get("draft"):
         specials.append("draft")
     return evolve(s, flow=s.flow._replace(pending=None, specials=tuple(specials)))
 
 
-def _to_hand(s: State, owner: str, card: str) -> State:
+def _to_hand(s: State, owner: str | None, card: str) -> State:
+    """A card back to its owner: a Baron's to his hand, a Neutral one to the Neutral deck."""
+    if owner is None:
+        return s
     hand = s.barons[owner].hand
     return s if hand is None else set_baron(s, owner, hand=tuple(sorted(hand + (card,))))
 
@@ -295,5 +308,5 @@ def advance(s: State, c: Ctx) -> State:
     return s
 
 
-__all__ = ["advance", "begin_round", "card_revealed", "clockwise_from", "plan_opened", "plan_text",
-           "stacks_planned"]
+__all__ = ["advance", "begin_round", "card_revealed", "clockwise_from", "neutral_copies", "plan_opened",
+           "plan_text", "stacks_planned"]

@@ -91,8 +91,8 @@ RULES = RuleBook("warrior-knights", [
     R("WK-MOVE-SEA", "Movement", "A Noble who starts in an area with a port may move by sea to any "
       "other port; he waits on the port icon and enters its area in the Upkeep."),
     R("WK-TRANSFER", "Movement", "Troops pass between armies in the same area only, from a stronghold "
-      "or an unexhausted Noble; troops leaving an army with casualty tokens leave all together, "
-      "with the tokens."),
+      "or an unexhausted Noble (a moving Noble at any point of his move); troops leaving an army with "
+      "casualty tokens leave all together, with the tokens."),
     # --- battles ---------------------------------------------------------------------------------
     R("WK-BATTLE", "Battles", "A battle needs the attacker's unexhausted Noble in an area with the "
       "defender's Noble, city or stronghold; one defender is chosen; a Noble on a port neither "
@@ -131,6 +131,9 @@ RULES = RuleBook("warrior-knights", [
     # --- Neutral actions -------------------------------------------------------------------------
     R("WK-EVENT", "Neutral Actions 1) Important Event", "The Head of the Church chooses who draws the "
       "Event card: blue anyone; red himself, or another for 1 Faith; green another, or himself for 1 Faith."),
+    R("WK-EVENT-TARGET", "Neutral Actions 1) Important Event", "An Event that needs a random target "
+      "has it drawn by Fate card from the Fate deck, once, before it is cancelled or applied (it may "
+      "still be cancelled after); an Event that needs none draws none."),
     R("WK-EVENT-CANCEL", "Neutral Actions 1) Important Event", "An Event is cancelled by paying the "
       "Faith it lists, pooled by any Barons (a red one only by its drawer)."),
     R("WK-EXPEDITION", "Neutral Actions 2) Fund Expedition", "The Chairman may start an expedition "
@@ -161,6 +164,9 @@ RULES = RuleBook("warrior-knights", [
     R("WK-AGENDA", "Special Phases 3) Assembly", "A law stays in effect, a charge goes to a Baron "
       "(at most 3: a fourth makes him discard one of the original 3), an office to one of the "
       "chosen Baron's Nobles."),
+    R("WK-OFFICE-TROOPS", "Special Phases 2) Wages", "Troops an office maintains need no wages: the "
+      "Baron names them when he pays, troops of his whose strength is within what the offices his Nobles "
+      "hold print; they are neither paid nor let go."),
     R("WK-MERC-DRAFT", "Special Phases 4) Mercenary Draft", "In marker order on the track, left to "
       "right, each marker's owner may hire one available Mercenary for its wage (several of one "
       "nationality with as many markers); then the rest are shuffled away and players + 1 new ones drawn."),
@@ -248,6 +254,21 @@ RULES = RuleBook("warrior-knights", [
       "each such result is a Draw 1 Fate."),
     R("WK-EVENT-GLORY", "For Glory: Event Deck Setup", "At the setup red Events on top of the Event deck "
       "go to its bottom until a green or blue one is on top: the game's first Event is not red."),
+    R("WK-PRESSING-AGENDA", "For Glory: New Neutral Action Cards", "A Pressing Agenda draws the top "
+      "Agenda card face up with the current Agendas (voted on with them at the next Assembly); the card "
+      "then goes to the Assembly stack, where it may trigger an Assembly, and is out of the Neutral deck "
+      "until that Assembly returns it."),
+    R("WK-ASSEMBLE-TROOPS", "For Glory: New Neutral Action Cards", "Assemble Troops draws the top "
+      "Mercenary card face up with those available for drafting and puts a casualty token on the first "
+      "free space of the Mercenary Track in play: the space is full (the track full triggers a Draft at "
+      "once) and no Baron marker may go there; a Draft begins by removing the tokens and skips their spaces."),
+    R("WK-LEADER-HERALD", "For Glory: New Mercenary Cards", "Each Noble may only have a single Leader "
+      "and a single Herald at any given time (hired, assigned or transferred to him)."),
+    R("WK-LEADER-SETUP", "For Glory: New Mercenary Cards", "Leaders and Heralds are not given out to the "
+      "Barons as 50 strength Mercenaries during the setup."),
+    R("WK-LEADER-ABILITY", "For Glory: New Mercenary Cards", "A Leader's or Herald's ability is its Noble's, "
+      "usable even when he is exhausted: its effect is recorded as an adjustment naming the card, signed "
+      "by its owner, while the card is with a living Noble of his."),
     R("WK-NEUTRAL-GLORY", "For Glory: Playing with new Neutral Action Cards", "With For Glory 3 Neutral "
       "cards (not 2) are placed in each of the 3 stacks."),
 ])

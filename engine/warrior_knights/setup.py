@@ -5,14 +5,14 @@ from __future__ import annotations
 
 from engine.core.rules import Violation
 from engine.warrior_knights.board import RAZED_AT_SETUP
-from engine.warrior_knights.cards import NOBLE_SHAPES, REGULARS, FateCard
+from engine.warrior_knights.cards import LEADER_KINDS, NOBLE_SHAPES, REGULARS, FateCard
 from engine.warrior_knights.common import (
     Ctx, area_of, clockwise_from, stronghold_spot_problem, counterclockwise_from, discard_to, draw_from, noble_of,
-    read_agenda, read_fate, read_mercenary, reshuffled, seat_of, set_baron, set_noble, troop_of,
+    read_agenda, read_fate, read_mercenary, reshuffled, seat_of, set_baron, set_noble, troops_named,
 )
 from engine.warrior_knights.gamedata import GameData
 from engine.warrior_knights.glory import (
-    FOR_GLORY, check_variants, has, influence_pool_per_player, initial_glory, levy_card,
+    FOR_GLORY, check_variants, has, influence_pool_per_player, initial_glory, leader_problem, levy_card,
 )
 from engine.warrior_knights.rules import RULES
 from engine.warrior_knights.state import (
@@ -109,8 +109,9 @@ def initial_state(start, data: GameData) -> State:
                 abilities[nid] = ability
     cities = {c: CityState() for c in data.board.cities}
     mercs = data.cards.mercenaries
+    # For Glory: "Shuffle the new Mercenary cards into the Mercenary deck"
     merc_deck = None if mercs is None else Deck(frozenset(
-        m.id for m in mercs.values() if m.deck == "base"))
+        m.id for m in mercs.values() if m.deck in decks))
     variants = tuple(dict.fromkeys(start.variants))
     # For Glory: "Replace the original Fate deck with the new one with a blue back" (the cards
     # file's "for_glory" Fate cards; without any, the base deck: WK-RULING-GLORY-FATE-DECK)
@@ -156,6 +157,10 @@ def troops_dealt(s: State, e, c: Ctx) -> State | None:
                 return None
             deck = draw_from(deck, t.id if s.mercs is not None else None, "Mercenary", c)
             troops.append(t)
+        for t in troops:
+            if t.kind in LEADER_KINDS:
+                c.bad("WK-LEADER-SETUP", f"{t.id!r} dealt to {seat} is a {t.kind.capitalize()}: Leaders and "
+                      "Heralds are not given out as 50 strength Mercenaries during the setup")
         strengths = sorted(t.strength for t in troops)
         if strengths != [50, 100]:
             c.bad("WK-SETUP-TROOPS", f"{seat} is dealt Mercenaries of strength {strengths}; each Baron "
@@ -182,10 +187,10 @@ def troops_assigned(s: State, e, c: Ctx) -> State | None:
             return None
         if key != STRONGHOLD and s.nobles[key].owner != seat:
             return c.skip("WK-SETUP-ASSIGN", f"{holder!r} is not one of {seat}'s Nobles")
-        for name in names:
-            t = troop_of(s, seat, name)
-            if t is None:
-                return c.skip("WK-SETUP-ASSIGN", f"{name!r} is not a troop of {seat}")
+        named = troops_named(s, seat, names, c, "WK-SETUP-ASSIGN")
+        if named is None:
+            return None
+        for name, t in zip(names, named):
             if t in seen:
                 return c.skip("WK-SETUP-ASSIGN", f"{name!r} is assigned twice")
             seen.add(t)
@@ -195,6 +200,10 @@ def troops_assigned(s: State, e, c: Ctx) -> State | None:
         c.bad("WK-SETUP-ASSIGN", f"{seat} leaves {', '.join(missing)} unassigned; all troops are assigned "
               "(Setup 1): they are put in his stronghold")
         armies.setdefault(STRONGHOLD, []).extend(missing)
+    for holder, troops in armies.items():
+        why = leader_problem(holder, [b.troops[x] for x in troops])
+        if why:
+            return c.skip("WK-LEADER-HERALD", why)
     for holder, troops in armies.items():
         army = Army(tuple(troops))
         if holder == STRONGHOLD:

@@ -32,13 +32,14 @@ from engine.warrior_knights.assembly import PRIVATE, _current, _open_agendas
 from engine.warrior_knights.common import (
     army_strength, cities_of, city_strength, deal, deal_until, in_city, stronghold_spot_problem,
 )
+from engine.warrior_knights.cards import LEADER_KINDS
 from engine.warrior_knights.events import PAYLOADS
 from engine.warrior_knights.gamedata import GameData, default_data
 from engine.warrior_knights.moves import path_problem, sea_problem
 from engine.warrior_knights.phases import may_receive, regular_wages
 from engine.warrior_knights.common import Ctx
 from engine.warrior_knights.neutral import FOLLOW_UPS
-from engine.warrior_knights.rounds import advance, neutral_decks, plan_text
+from engine.warrior_knights.rounds import advance, neutral_copies, neutral_decks, plan_text
 from engine.warrior_knights.state import STRONGHOLD, Deck, State, evolve
 
 COLOURS = ("red", "blue", "green", "yellow", "purple", "white")
@@ -75,6 +76,7 @@ class Bots:
         self.adjusted: dict = {}
         self.missions: dict[str, tuple[str, str]] = {}     # Crown & Glory: each Baron's Mission and salt
         self.adv_effect: tuple | None = None               # an Advancement's effect owed as an adjustment
+        self.leaders_used: set[tuple[int, str]] = set()    # For Glory: (round, Leader or Herald) used
 
     # -- helpers -------------------------------------------------------------------------------
 
@@ -189,7 +191,7 @@ class Bots:
                 cards.append(card)
             return "CitiesRazed", None, {"cards": cards}
         if f.step == "market":
-            m = self.table.draw(s.mercs, len(s.seats) + 1, lambda x: mercs[x].kind == "troop")
+            m = self.table.draw(s.mercs, len(s.seats) + 1)
             a = self.table.draw(s.agenda_deck, 3)
             return "MarketRevealed", None, {"mercenaries": m, "agendas": a}
         if f.step == "offices":
@@ -265,12 +267,8 @@ class Bots:
         if owner is None:
             kinds = self.data.cards.neutral_actions
             pool = []
-            copies: Counter = Counter()
-            for k in sorted(kinds.values(), key=lambda k: (k.type, k.deck)):
-                if k.deck in neutral_decks(s, k.type):
-                    copies[k.type] += k.copies
-            for kind in sorted(copies):
-                pool += [kind] * (copies[kind] - s.neutral_used.get(kind, 0))
+            for kind in sorted({k.type for k in kinds.values() if k.deck in neutral_decks(s, k.type)}):
+                pool += [kind] * (neutral_copies(s, kind) - s.neutral_used.get(kind, 0))
             card = self.rng.choice(pool)
         else:
             plan = self.plans[owner]
@@ -491,6 +489,10 @@ class Bots:
             x = d["owed"][0]
             n = 2 if s.expeditions[x].blessed else 1
             return "ExpeditionFateDrawn", None, {"expedition": x, "cards": self.fate_cards(s, n)}
+        if p.stage == "press":                      # A Pressing Agenda: the top Agenda
+            return "AgendasRevealed", None, {"cards": self.table.draw(s.agenda_deck, 1)}
+        if p.stage == "assemble":                   # Assemble Troops: the top Mercenary
+            return "MercenariesRevealed", None, {"cards": self.table.draw(s.mercs, 1)}
         if p.stage == "swap":
             gone = self._swap(s)
             return "AdvancementSwapped", s.glory.scholar, {"discard": gone,
@@ -761,14 +763,26 @@ class Bots:
             affordable = sorted((t for t in s.market if t.wage <= b.crowns - 3), key=lambda t: (-t.strength, t.wage, t.id))
             if holder is None or not affordable or self.rng.random() < 0.2:
                 return "MercenaryHired", seat, {}
-            return "MercenaryHired", seat, {"hires": {affordable[0].id: holder}}
+            hire = self._hire(s, seat, holder, affordable)
+            return "MercenaryHired", seat, {"hires": dict([hire])} if hire else {}
         if f.step == "draft_reveal":
-            kinds = self.data.cards.mercenaries
-            return "MercenariesRevealed", None, {"cards": self.table.draw(s.mercs, len(s.seats) + 1,
-                                                                          lambda m: kinds[m].kind == "troop")}
+            return "MercenariesRevealed", None, {"cards": self.table.draw(s.mercs, len(s.seats) + 1)}
         if f.step == "assembly":
             return self.assembly(s)
         raise SimulationStuck(f"special step {f.step}")
+
+    def _hire(self, s: State, seat: str, holder: str, affordable: list) -> tuple[str, str] | None:
+        """(card, holder) of the Mercenary he hires: a Leader or Herald first (For Glory), to a
+        Noble who has none of its kind, else to the stronghold; then the strongest troop."""
+        b = s.barons[seat]
+        holders = [holder] + ([STRONGHOLD] if b.stronghold and holder != STRONGHOLD else [])
+        picks = [t for t in affordable if t.kind in LEADER_KINDS] + [t for t in affordable if t.kind not in LEADER_KINDS]
+        for t in picks:
+            for h in holders:
+                army = b.stronghold_army if h == STRONGHOLD else s.nobles[h].army
+                if G.leader_problem(h, [b.troops[x] for x in army.troops] + [t]) is None:
+                    return t.id, h
+        return None
 
     def assembly(self, s: State):
         a = s.assembly
@@ -905,6 +919,10 @@ class Bots:
                     if adv in effects and adv not in s.glory.exhausted:
                         self.adv_effect = (seat, adv, effects[adv])
                         return "AdvancementUsed", seat, {"advancement": adv}
+        if f.step == "return" and G.has(s, G.FOR_GLORY):
+            used = self._leader_ability(s)
+            if used is not None:
+                return used
         if f.step == "return":
             for seat in f.order[f.index:]:
                 b = s.barons[seat]
@@ -923,9 +941,41 @@ class Bots:
                         if n.owner == seat and (n.area is None or n.dead) and not n.army.troops and homes \
                                 and not b.stronghold_army.casualties:
                             return "TroopsTransferred", seat, {"from": STRONGHOLD, "to": n.id,
-                                                               "troops": list(b.stronghold_army.troops)}
+                                                               "troops": self._one_of_each(s, seat)}
             return self.plan(s)
         raise SimulationStuck(f"upkeep step {f.step}")
+
+
+    def _one_of_each(self, s: State, seat: str) -> list[str]:
+        """The stronghold's troops a Noble may take: all, but one Leader and one Herald at most."""
+        troops = s.barons[seat].troops
+        out, kinds = [], set()
+        for x in s.barons[seat].stronghold_army.troops:
+            kind = troops[x].kind
+            if kind in LEADER_KINDS:
+                if kind in kinds:
+                    continue
+                kinds.add(kind)
+            out.append(x)
+        return out
+
+    def _leader_ability(self, s: State):
+        """For Glory: a Leader's or Herald's ability in the Upkeep (the invented texts: once each
+        round), applied as an adjustment its owner signs; None when none is owed."""
+        listed = self.data.cards.mercenaries
+        for n in sorted(s.nobles.values()):
+            if n.dead or n.area is None:
+                continue
+            for x in n.army.troops:
+                change = LEADER_UPKEEP.get(x)
+                if change is not None and (s.flow.round, x) not in self.leaders_used:
+                    self.leaders_used.add((s.flow.round, x))
+                    return "Adjusted", n.owner, {"source": x, **change, "text": listed[x].ability}
+        return None
+
+
+# The invented Leaders' and Heralds' texts the bots apply in the Upkeep (example_cards.json)
+LEADER_UPKEEP = {"m29": {"crowns": 1}, "m31": {"votes": 1}, "m32": {"faith": 1}}
 
 
 def seat_count(options: Mapping[str, str]) -> int:

@@ -16,6 +16,7 @@ PlayerId = str
 NobleId = str          # "<seat>-<shape>", e.g. "red-star"
 TroopId = str          # a regular "<seat>-r1".."-r4", a Mercenary by its card id
 STRONGHOLD = "stronghold"
+CASUALTY_TOKEN = "(casualty token)"   # For Glory, Assemble Troops: a Mercenary Track spot it fills
 EMPTY: Mapping = MappingProxyType({})
 
 
@@ -27,7 +28,8 @@ class Troop(NamedTuple):
     wage: int
     mercenary: bool
     nationality: str | None = None
-    kind: str = ""                 # Crown & Glory: "levy" (a Town Levy), "king" (a King's Army card)
+    kind: str = ""                 # Crown & Glory: "levy" (a Town Levy), "king" (a King's Army card),
+                                   # "leader" or "herald" (For Glory's New Mercenary Cards)
 
 
 class Army(NamedTuple):
@@ -232,7 +234,7 @@ class State:
     chairman: PlayerId | None = None
     head_of_church: PlayerId | None = None
     influence_pool: int = 0
-    track: tuple[PlayerId | None, ...] = ()      # the Mercenary Track: a marker's owner per spot
+    track: tuple[PlayerId | None, ...] = ()      # the Mercenary Track: a marker's owner (or CASUALTY_TOKEN) per spot
     market: tuple = ()                           # Mercenaries face up by the track (Troop records)
     agendas: tuple[str, ...] = ()                # the current Agendas (ids)
     laws: tuple[str, ...] = ()
