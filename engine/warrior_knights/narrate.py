@@ -5,6 +5,19 @@ from __future__ import annotations
 
 from typing import Any
 
+from engine.core.narration import template_line
+
+# the events whose line is only their payload's fields in words (engine.core.narration.template_line)
+_LINES = {
+    "EventCardDrawn": "{who} draws the Event {card}",
+    "TieBroken": "{who} breaks the tie on {agenda}: {choice}",
+    "NobleReturned": "{who} brings {noble} back at {area}",
+    "CommanderDeclared": "{who} names {noble} to command",
+    "ActingChairmanAppointed": "{who} appoints {baron} acting Chairman",
+    "OfficeAssigned": "{who} gives the office {agenda} to {noble}",
+    "AdvancementSwapped": "{who} discards the Advancement {discard} from those face up; {card} replaces it",
+}
+
 
 def _card(card: Any) -> str:
     if isinstance(card, dict):
@@ -108,6 +121,59 @@ def describe(type_: str, actor: str | None, payload: Any, view: dict | None) -> 
             return f"{who} " + ("retreats from the battle" if p.get("retreat") else "fights on")
         case "GameEnded":
             return f"The game ends: {p.get('winner') or 'no winner'} declared"
+        case "DesertersDrawn":
+            return f"Fate card for {p.get('noble')}'s deserters: {_card(p.get('card'))}"
+        case "MercenariesRevealed":
+            return f"Mercenaries turned face up: {_cards(p.get('cards'))}"
+        case "AgendasRevealed":
+            return f"Agendas turned face up: {_cards(p.get('cards'))}"
+        case "PrivateMotionDrawn":
+            return f"Fate cards for a private motion: {_cards(p.get('cards'))}"
+        case "ExpeditionFateDrawn":
+            return f"Fate cards for the expedition to {p.get('expedition')}: {_cards(p.get('cards'))}"
+        case "EventDrawerChosen":
+            drawer = p.get("drawer")
+            return f"{who} names {'himself' if drawer == actor else drawer} to draw the {p.get('colour')} Event"
+        case "CityTaken":
+            return f"{who} takes the city" + (" and razes it" if p.get("raze") else "")
+        case "StrongholdCityGiven":
+            return f"{who} gives up " + (f"the city {p['city']} for his stronghold" if p.get("city") else "no city")
+        case "ExpeditionFunded":
+            if not p.get("expedition"):
+                return f"{who} funds no expedition"
+            stakes = ", ".join(f"{q} {n}" for q, n in (p.get("stakes") or {}).items()) or "none"
+            return (f"{who} funds the expedition to {p['expedition']}: stakes {stakes}"
+                    + ("; blessed by the Church" if p.get("blessed") else ""))
+        case "DefensesUpgraded":
+            done = [f"repairs {p['repair']} at {p.get('city')}" if p.get("repair") else "",
+                    f"fortifies {p.get('city')}" if p.get("fortify") else "",
+                    f"garrisons {p['garrison']}" if p.get("garrison") else ""]
+            return f"{who} " + ("; ".join(d for d in done if d) or "upgrades no defense")
+        case "PrivateMotionCalled":
+            if not p.get("motion"):
+                return f"{who} calls no private motion"
+            return f"{who} calls the private motion {p['motion'].replace('_', ' ')}" + (f" on {p['target']}" if p.get("target") else "")
+        case "AgendaOrderDeclared":
+            return f"{who} sets the Agendas' order: {', '.join(p.get('order') or [])}"
+        case "RevoltSettled":
+            return f"{who} settles the revolt in {p.get('city')}" + (f" with {p['pay']}" if p.get("pay") else " without paying")
+        case "NobleLost":
+            return (f"{who} loses {p.get('noble')}" + (f"; {p['deserter']} deserts" if p.get("deserter") else "")
+                    + (f"; discards {', '.join(p['discarded'])}" if p.get("discarded") else ""))
+        case "Retreated":
+            return (f"{who} retreats {p.get('noble')} to {p.get('to') or 'his stronghold'}"
+                    + (f"; {p['deserter']} deserts" if p.get("deserter") else ""))
+        case "TroopsMustered":
+            done = ([f"{p['tokens']} troop token{'s' if p['tokens'] != 1 else ''} to {p.get('army')}"] if p.get("tokens") else [])
+            done += [f"the Town Levy {x.get('levy')} for {x.get('noble')}" for x in p.get("levies") or [] if isinstance(x, dict)]
+            return f"{who} musters " + (", ".join(done) or "nothing")
+        case "TroopsTransferred":
+            return f"{who} moves {', '.join(p.get('troops') or [])} from {p.get('from')} to {p.get('to')}"
+        case "EventCancelled":
+            return "The Event is cancelled: " + ", ".join(f"{q} spends {n} Faith" for q, n in (p.get("faith") or {}).items())
+    line = template_line(_LINES, type_, p, who)
+    if line is not None:
+        return line
     rest = ", ".join(f"{k} {v}" for k, v in p.items() if v not in (None, [], {}, False))
     return f"{who}: {type_}" + (f" ({rest})" if rest else "")
 
