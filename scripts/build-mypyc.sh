@@ -17,11 +17,19 @@ cd "$(dirname "$0")/.."
 MODULES=(
   engine/core/canonical.py
   engine/core/commit.py
-  engine/core/dice.py
   engine/core/dice_odds.py
   engine/core/events.py
   engine/core/judging.py
   engine/core/text.py
+  engine/risk_europe/board.py
+  engine/risk_europe/common.py
+  engine/risk_europe/rounds.py
+  engine/risk_europe/setup.py
+  engine/risk_europe/orders.py
+  engine/risk_europe/bonus.py
+  engine/risk_europe/kingdom_missions.py
+  engine/risk_europe/battles.py
+  engine/risk_europe/engine.py
 )
 
 clean() {
@@ -41,4 +49,4 @@ mkdir -p build/mypyc
 # mypyc writes its C and objects under ./build; the .so files land beside the sources
 (MYPYC_OPT_LEVEL="${MYPYC_OPT_LEVEL:-3}" mypyc "${MODULES[@]}" > build/mypyc/build.log 2>&1) || {
   tail -30 build/mypyc/build.log >&2; echo "mypyc failed (build/mypyc/build.log)" >&2; exit 1; }
-ls engine/core/*.so
+ls engine/core/*.so engine/risk_europe/*.so
