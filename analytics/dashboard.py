@@ -36,6 +36,7 @@ from analytics.stats import ALPHA, FLAG_P, MIN_DICE
 from engine.core.charts import Bars, ChartSpec, Threshold, empty_chart, plural
 from engine.core.report import DashboardPart, Report
 from engine.core.ruleset import Ruleset, rulesets
+from engine.core.text import and_list
 
 P_VALUE_BINS = 20
 DICE = "Dice"
@@ -280,7 +281,7 @@ def _page(t: Tables, charts: list[Chart], extra: dict) -> str:
             sections.append(f"<h2>{html.escape(s.heading)}</h2><div class='grid'>{body}</div>"
                             + blocks_html(s.after, _counted(t, g.ruleset.name)))
     sections.append(_dice_section(t, fragments, groups, extra["fairness"]))
-    titles = " and ".join(g.ruleset.title for g in groups)
+    titles = and_list(g.ruleset.title for g in groups)
     title = f"{titles or 'No'} games: {t.title}"
     return html_page(title, f"<h1>{html.escape(title)}</h1><p class='note'>"
                      f"{html.escape(_summary(t, groups))}. Built by <code>ledger dashboard</code> "

@@ -12,7 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from engine.core.text import plural
+from engine.core.text import and_list, plural
 from ledger import exitcodes
 from ledger.app.db import DEFAULT_DB, db_or_default, open_db
 from ledger.cli_base import (Csv, DbOpt, Json, ProgressBar, _emit_json, app, emit_csv, err,
@@ -177,7 +177,7 @@ def games(db: DbOpt = DEFAULT_DB, as_json: Json = False, as_csv: Csv = False) ->
 
 
 def _winner_text(g: dict) -> str:
-    return "not over" if g["winners"] is None else " and ".join(g["winners"]) or "none"
+    return "not over" if g["winners"] is None else and_list(g["winners"]) or "none"
 
 
 def _campaign_of(link: Any) -> dict | None:

@@ -20,6 +20,7 @@ from typing import Any, Iterable, Mapping
 
 from engine.core.errors import LedgerError
 from engine.core.ruleset import Ruleset, get_ruleset, ruleset_names
+from engine.core.text import and_list
 from ledger import exitcodes
 from ledger.datafiles import DataFiles, data_for
 from ledger.tournament_scoring import (
@@ -688,7 +689,7 @@ def _check_players(t: TableCheck, missing: list[str], extra: list[str]) -> None:
 
 
 def _check_result(t: TableCheck, j: Judgement, rs: Ruleset | None) -> None:
-    reported = " and ".join(t.line.winners) or "no result"
+    reported = and_list(t.line.winners) or "no result"
     if j.result is None:
         stops = ""
         if rs is not None and j.final_state is not None:
@@ -704,7 +705,7 @@ def _check_result(t: TableCheck, j: Judgement, rs: Ruleset | None) -> None:
         return
     r = j.result
     names = tuple(t.name_of(w) for w in r.winners)
-    rules_text = " and ".join(names) or "no winner"
+    rules_text = and_list(names) or "no winner"
     t.result = {"winners": list(names), "winner_ids": list(r.winners), "reason": r.reason,
                 "round": r.round}
     t.checks.append(Check("game over", "ok", f"yes, in round {r.round} ({r.reason})"))
@@ -1001,7 +1002,7 @@ def _winners(t: Mapping[str, Any]) -> str:
     r = t.get("result")
     if not r:
         return "no result"
-    return " and ".join(r.get("winners") or []) or "no winner"
+    return and_list(r.get("winners") or []) or "no winner"
 
 
 def _problem_text(p: tuple, message: str) -> str:

@@ -11,6 +11,7 @@ from typing import Any
 from ledger.tournament import Recheck, TableCheck, TournamentReport
 from ledger.tournament_scoring import number_text, tie_break_title
 from ledger.tournament_sheet import natural_key
+from engine.core.text import and_list
 
 MARK = {"ok": "ok", "fail": "FAIL", "warn": "warn", "info": "--", "skip": "skip"}
 
@@ -37,7 +38,7 @@ def _points_text(report: TournamentReport) -> str:
 
 
 def _winner_text(t: TableCheck) -> str:
-    return " and ".join(t.line.winners) or "no result"
+    return and_list(t.line.winners) or "no result"
 
 
 def _ruleset(t: TableCheck) -> str:

@@ -78,6 +78,12 @@ def test_a_board_with_17_kingdom_cities_an_asymmetric_border_and_a_bad_crossing_
     (lambda b: b["areas"][0]["city"].update(strength=250), "a multiple of 100"),
     (lambda b: b.update(schema="something/else"), "expected 'ledger.warrior_knights.board/1'"),
     (lambda b: b["borders"].append({"a": "ashmoor", "b": "outremer", "crossing": "open"}), "overseas areas have no land borders"),
+    # a misspelt optional key would read as the key left out (no road, not a port): named instead
+    (lambda b: b["borders"][0].update(raod=True), "borders[0].raod: unknown key 'raod' (did you mean 'road'?)"),
+    (lambda b: b["areas"][1].update(prot=True), "areas[1].prot: unknown key 'prot' (did you mean 'port'?)"),
+    (lambda b: b["areas"][0]["city"].update(incmoe=2), "areas[0].city.incmoe: unknown key 'incmoe' (did you mean 'income'?)"),
+    (lambda b: b["mercenary_track"][0].update(cost=8), "mercenary_track[0].cost: unknown key 'cost' (the keys here: 'spot', 'label', 'fee')"),
+    (lambda b: b.update(border=[]), "border: unknown key 'border' (did you mean 'borders'?)"),
 ])
 def test_each_board_problem_names_its_key(tmp_path, change, expected):
     bad = copy.deepcopy(BOARD)

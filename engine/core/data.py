@@ -5,6 +5,7 @@ a file of the wrong shape is a message naming the file, the key and what is wron
 from __future__ import annotations
 
 import builtins
+import difflib
 import json
 from dataclasses import dataclass
 from importlib import resources
@@ -57,6 +58,11 @@ class Problems:
     def add(self, at: "Shape", text: str) -> None:
         """A problem with the value `at` (its file and key named): `text` says what is wrong."""
         self.items.append(f"{at.file}: {at.at or 'the top level'}: {text}")
+
+    def unknown(self, at: "Shape", known: Iterable[str]) -> None:
+        """A problem for each key of the object `at` that is not one of `known` (Shape.unknown_keys)."""
+        for place, text in at.unknown_keys(known):
+            self.add(place, text)
 
     def each(self) -> "_Catch":
         return _Catch(self)
@@ -178,6 +184,31 @@ class Shape:
         if not isinstance(self.value, dict):
             raise self.fail(f"an object (with the key {key!r})")
         return Shape(self.value.get(key, default), self.file, self._child(key))
+
+    def unknown_keys(self, known: Iterable[builtins.str]) -> builtins.list[tuple["Shape", builtins.str]]:
+        """The keys of this object that its shape does not have, each as (its place, what is
+        wrong), the closest known key named: a misspelt optional key ("raod") would otherwise read
+        as that key left out. Not an object: nothing (its reader says what it expected)."""
+        if not isinstance(self.value, dict):
+            return []
+        known = tuple(known)
+        out = []
+        for key in self.value:
+            if key in known:
+                continue
+            near = difflib.get_close_matches(str(key), known, n=1, cutoff=0.6)
+            hint = (f" (did you mean {near[0]!r}?)" if near else
+                    " (the keys here: " + ", ".join(repr(k) for k in known) + ")")
+            out.append((Shape(self.value[key], self.file, self._child(key)),
+                        f"unknown key {key!r}{hint}"))
+        return out
+
+    def only(self, known: Iterable[builtins.str]) -> "Shape":
+        """This object, a DataShapeError at its first key that is not one of `known`
+        (unknown_keys); for loaders that stop at the first problem."""
+        for place, text in self.unknown_keys(known):
+            raise DataShapeError(f"{place.file}: {place.at}: {text}")
+        return self
 
     def list(self) -> list["Shape"]:
         if not isinstance(self.value, list):

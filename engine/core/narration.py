@@ -8,6 +8,7 @@ from typing import Any, Callable
 
 from engine.core.rulings import RULING_EVENT, ruling_line
 from engine.core.ruleset import declared_winners_of
+from engine.core.text import and_list
 
 
 def lines_per_player(view: dict | None, indent: str, held: Callable[[str, dict], str],
@@ -34,7 +35,7 @@ def log_format_line(type_: str, payload: Any, who: str) -> str:
     RulingRecorded), and of any event a ruleset does not describe: "<who> <type> <payload>"."""
     if type_ == "GameEnded":
         winners = declared_winners_of(payload)
-        return "claim: game won by " + (" and ".join(winners) if winners else str(
+        return "claim: game won by " + (and_list(winners) if winners else str(
             payload.get("winner") if isinstance(payload, dict) else None))
     if type_ == "SeedRevealed":
         return "dice seed revealed"

@@ -10,6 +10,12 @@ def plural(n: int, noun: str, nouns: str | None = None) -> str:
     return f"{n:,} {noun if n == 1 else nouns or noun + 's'}"
 
 
+def and_list(items) -> str:
+    """'blue', 'blue and red', 'blue, red and green': names in a sentence ('' for none)."""
+    items = [str(i) for i in items]
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}" if items else ""
+
+
 def seq_text(n: int) -> str:
     """A seq (or any integer) for a message; one of more than 20 digits is cut to its ends and
     its length, so a 500-digit seq in a hostile log does not fill the screen."""

@@ -85,6 +85,13 @@ def _read_json(path: str | Path | None, default_name: str) -> tuple[dict, str]:
     return read_data_file("engine.risk_europe", default_name, path)
 
 
+# The keys a board and a card file may have (anything else is a DataShapeError naming it, so that
+# a misspelt optional key, an edge's "kidn", is not read as the key left out)
+BOARD_KEYS = ("title", "board", "provenance", "territories", "edges", "left_out_edges")
+EDGE_KEYS = ("a", "b", "kind", "sources", "note")
+CARDS_KEYS = ("provenance", "deck", "cards", "supply_per_army", "shared_supply", "kingdom_missions")
+
+
 def load_data(board_path: str | Path | None = None, cards_path: str | Path | None = None,
               missions_path: str | Path | None = None) -> GameData:
     """Load the board and the King's Orders deck (the shipped copies, or corrected files) and,
@@ -95,23 +102,26 @@ def load_data(board_path: str | Path | None = None, cards_path: str | Path | Non
     deck_raw, cards_digest = _read_json(cards_path, "kings_orders.json")
     board = Shape(board_raw, data_file_label(board_path, "board.json"))
     deck = Shape(deck_raw, data_file_label(cards_path, "kings_orders.json"))
+    board.only(BOARD_KEYS)
+    deck.only(CARDS_KEYS)
     names: list[Territory] = []
     cities: dict[Territory, City] = {}
     for t in board["territories"].list():
-        name = t["name"].str()
+        name = t.only(("name", "city"))["name"].str()
         if name in names:
             raise t["name"].fail("a territory name not used before")
         names.append(name)
         c = t.get("city")
         if c.value:
-            cities[name] = City(c["name"].str(), c["tax"].int(), c["crown"].value == "gold",
+            c.only(("name", "tax", "crown", "crowns"))
+            cities[name] = City(c["name"].str(), c["tax"].int(), c["crown"].one_of(("gold", "black")) == "gold",
                                 c.get("crowns", 1).int())
     territories = tuple(names)
     nb, land = borders(territories, board["edges"].list(), "a territory on the board (in \"territories\")",
-                       keep=lambda e: e.get("kind", "land").str() == "land")
+                       keep=lambda e: e.only(EDGE_KEYS).get("kind", "land").one_of(("land", "sea")) == "land")
     cards: dict[str, Card] = {}
     for c in deck["cards"].list():
-        card_id = c["id"].str()
+        card_id = c.only(("id", "orders", "bonus"))["id"].str()
         orders = c["orders"].list()
         if len(orders) != 2:
             raise c["orders"].fail("a list of 2 order names")

@@ -105,8 +105,9 @@ def load_data(board_path: str | Path | None = None, rules_path: str | Path | Non
     continent_of: dict[Territory, str] = {}
     card_of: dict[Territory, str] = {}
     aliases: dict[str, Territory] = {}
+    board.only(("board", "title", "provenance", "continents", "territories", "borders"))
     for t in board["territories"].list():
-        tid = t["id"].str()
+        tid = t.only(("id", "name", "continent", "card_id", "classic_name"))["id"].str()
         if tid in names:
             raise t["id"].fail("a territory id not used before")
         names[tid] = t["name"].str()
@@ -120,7 +121,7 @@ def load_data(board_path: str | Path | None = None, rules_path: str | Path | Non
     continent_names: dict[str, str] = {}
     bonuses: dict[str, int] = {}
     for c in board["continents"].list():
-        cid = c["id"].str()
+        cid = c.only(("id", "name", "bonus", "territories"))["id"].str()
         members = c["territories"].list()
         for m in members:
             if m.value not in names:
@@ -130,7 +131,7 @@ def load_data(board_path: str | Path | None = None, rules_path: str | Path | Non
         bonuses[cid] = c["bonus"].int()
     nb, _ = borders(territories, board["borders"].list(), "a territory id of the board")
     sea_lines = frozenset(frozenset((e["a"].str(), e["b"].str())) for e in board["borders"].list()
-                          if e.get("sea_line").value)
+                          if e.only(("a", "b", "sea_line")).get("sea_line", False).bool())
     chart = {}
     for k, v in rules["resource_trade_chart"]["resources_to_troops"].items():
         if not k.isdigit():

@@ -135,6 +135,16 @@ class Board:
         return tuple(t for t in self.track if t.label is None or t.label <= players)
 
 
+# The keys each object of a board file may have (docs/warrior-knights.md, "The board file"): any
+# other is a problem, so that a misspelt optional key is not read as the key left out.
+BOARD_KEYS = ("schema", "invented", "note", "source", "areas", "borders", "mercenary_track", "expeditions")
+AREA_KEYS = ("id", "name", "kind", "central", "port", "city")
+CITY_KEYS = ("id", "name", "strength", "income")
+BORDER_KEYS = ("a", "b", "crossing", "road")
+SPOT_KEYS = ("spot", "label", "fee")
+EXPEDITION_KEYS = ("id", "name", "spots")
+
+
 def _area(a: Shape, p: Problems, ids: dict[AreaId, Shape], cities: dict[CityId, City],
           out: dict[AreaId, Area]) -> None:
     aid = a["id"].str()
@@ -142,6 +152,7 @@ def _area(a: Shape, p: Problems, ids: dict[AreaId, Shape], cities: dict[CityId, 
         p.add(a["id"], f"the area id {aid!r} is used twice (also at {ids[aid].at})")
         return
     ids[aid] = a
+    p.unknown(a, AREA_KEYS)
     kind = a["kind"].one_of(AREA_KINDS)
     central = a.get("central", False).bool()
     port = a.get("port", False).bool()
@@ -150,6 +161,7 @@ def _area(a: Shape, p: Problems, ids: dict[AreaId, Shape], cities: dict[CityId, 
     c = a.get("city")
     if c.value is not None:
         city_id = c["id"].str()
+        p.unknown(c, CITY_KEYS)
         strength, income = c["strength"].int(), c["income"].int()
         if strength < 0 or strength % STRENGTH_STEP:
             p.add(c["strength"], f"a city's strength is a multiple of {STRENGTH_STEP} (breaches count "
@@ -181,6 +193,7 @@ def parse_board(raw: object, label: str, digest: str) -> Board:
         p.add(schema, f"expected {BOARD_SCHEMA!r} (a Warrior Knights board file), found "
               f"{schema.value!r}" if schema.value is not None else
               f"the key 'schema' is missing (expected {BOARD_SCHEMA!r})")
+    p.unknown(top, BOARD_KEYS)
     invented = False
     with p.each():
         invented = top.get("invented", False).bool()
@@ -202,6 +215,7 @@ def parse_board(raw: object, label: str, digest: str) -> Board:
         spots = top["mercenary_track"].list()
         for i, t in enumerate(spots, start=1):
             with p.each():
+                p.unknown(t, SPOT_KEYS)
                 spot, fee, lab = t["spot"].int(), t["fee"].int(), t.get("label").optional_int()
                 if spot != i:
                     p.add(t["spot"], f"the track's spots are numbered 1, 2, ... from the left in order; "
@@ -223,6 +237,7 @@ def parse_board(raw: object, label: str, digest: str) -> Board:
     with p.each():
         for x in top["expeditions"].list():
             with p.each():
+                p.unknown(x, EXPEDITION_KEYS)
                 xid, spots = x["id"].str(), x["spots"].int()
                 if xid in expeditions:
                     p.add(x["id"], f"the expedition id {xid!r} is used twice")
@@ -256,6 +271,7 @@ def parse_board(raw: object, label: str, digest: str) -> Board:
 
 def _border(b: Shape, p: Problems, areas: dict[AreaId, Area], ids: dict[AreaId, Shape],
             borders: dict[frozenset, Border], where: dict[frozenset, Shape]) -> None:
+    p.unknown(b, BORDER_KEYS)
     a, z = b["a"].str(), b["b"].str()
     crossing = b["crossing"].one_of(CROSSINGS)
     road = b.get("road", False).bool()

@@ -4,6 +4,7 @@ detail, and the exit code `verify` gives (ledger/exitcodes.py). (Was ledger/verd
 
 from __future__ import annotations
 
+from engine.core.text import and_list
 from replay.judge import Judgement
 
 from ledger import exitcodes
@@ -45,7 +46,7 @@ def verdict(j: Judgement, winner: str | None = None) -> dict:
         declared_set = winners_named(winner)
     else:
         declared_set = j.declared_winners
-    declared = " and ".join(declared_set) or None
+    declared = and_list(declared_set) or None
     has_declared = winner is not None or j.has_declared_winner
     rules_winners = list(j.result.winners) if j.result else []
     ended = f" — the game ended in round {j.result.round} ({j.result.reason})" if j.result else ""

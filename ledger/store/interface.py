@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, ContextManager, Iterable, Protocol, Sequence
 
-from engine.core.text import seq_text
+from engine.core.text import and_list, seq_text
 from replay.logfile import LogRead, read_log_text
 
 if TYPE_CHECKING:
@@ -139,7 +139,7 @@ class IntegrityReport:
 def _winners_text(winners: list[str] | None) -> str:
     if winners is None:
         return "none (not over)"
-    return " and ".join(winners) or "no winner"
+    return and_list(winners) or "no winner"
 
 
 class Statements(Protocol):
