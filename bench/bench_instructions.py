@@ -23,20 +23,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-_CHILD = r'''
-import importlib.machinery as m, io, os, sys
+sys.path.insert(0, str(ROOT / "scripts"))
+from compare_compiled import PURE_HOOK  # noqa: E402
+sys.path.remove(str(ROOT / "scripts"))
+
+_CHILD = PURE_HOOK + r'''
+import io
 root, pure, what, work = sys.argv[1], sys.argv[2] == "pure", sys.argv[3], sys.argv[4]
 n_games, n_pgn = int(sys.argv[5]), int(sys.argv[6])
 if pure:
-    source = m.FileFinder.path_hook((m.SourceFileLoader, m.SOURCE_SUFFIXES))
-    def only_source(path):
-        p = os.path.abspath(path or ".")
-        if p == root or any(p == os.path.join(root, d) or p.startswith(os.path.join(root, d, ""))
-                            for d in ("engine", "replay", "ledger", "analytics")):
-            return source(path)
-        raise ImportError
-    sys.path_hooks.insert(0, only_source)
-    sys.path_importer_cache.clear()
+    hide_compiled(root)
 sys.path.insert(0, root)
 from pathlib import Path
 from replay.judge import judge
