@@ -19,10 +19,11 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
-_CHILD = r'''
-import importlib.machinery as m, json, os, sys, time
-root, pure = sys.argv[1], sys.argv[2] == "pure"
-if pure:   # this checkout's modules from their sources only, whatever is built beside them
+# The start of a child process: `hide_compiled(root)` makes it import this checkout's modules
+# from their sources only, whatever is built beside them (also used by bench/bench_instructions.py).
+PURE_HOOK = r'''
+import importlib.machinery as m, os, sys
+def hide_compiled(root):
     source = m.FileFinder.path_hook((m.SourceFileLoader, m.SOURCE_SUFFIXES))
     def only_source(path):
         p = os.path.abspath(path or ".")
@@ -32,6 +33,13 @@ if pure:   # this checkout's modules from their sources only, whatever is built 
         raise ImportError
     sys.path_hooks.insert(0, only_source)
     sys.path_importer_cache.clear()
+'''
+
+_CHILD = PURE_HOOK + r'''
+import json, time
+root, pure = sys.argv[1], sys.argv[2] == "pure"
+if pure:
+    hide_compiled(root)
 sys.path.insert(0, root)
 from pathlib import Path
 from replay.judge import judge

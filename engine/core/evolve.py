@@ -26,7 +26,7 @@ def make_evolve(cls: type) -> Callable[..., Any]:
                                 f"{', '.join(sorted(set(changes) - known))}")
             d = s.__dict__.copy()
             d.update(changes)
-            new = new_instance(cls)
+            new: Any = new_instance(cls)
             set_attr(new, "__dict__", d)
             return new
 
@@ -34,12 +34,12 @@ def make_evolve(cls: type) -> Callable[..., Any]:
     params = ", ".join(f"{n}=_KEEP" for n in names)
     body = "".join(f"    _set(new, {n!r}, s.{n} if {n} is _KEEP else {n})\n" for n in names)
     src = f"def evolve(s, *, {params}):\n    new = _new(_cls)\n{body}    return new\n"
-    scope = {"_KEEP": object(), "_new": object.__new__, "_set": object.__setattr__, "_cls": cls}
+    scope: dict[str, Any] = {"_KEEP": object(), "_new": object.__new__, "_set": object.__setattr__, "_cls": cls}
     exec(src, scope)  # noqa: S102 - generated from the dataclass's own field names
     return scope["evolve"]
 
 
-def fast_replace(cls: type) -> None:
+def fast_replace(cls: Any) -> None:
     """Give NamedTuple `cls` a `_replace` generated from its field names: the same result as the
     stock one (which goes through `_make(map(kwds.pop, ...))`) in about a third less time.
     `typing.NamedTuple` forbids defining `_replace` in the class body, hence this."""
@@ -47,6 +47,6 @@ def fast_replace(cls: type) -> None:
     params = ", ".join(f"{n}=_KEEP" for n in names)
     items = "".join(f"self[{i}] if {n} is _KEEP else {n}, " for i, n in enumerate(names))
     src = f"def _replace(self, *, {params}):\n    return _new(_cls, ({items}))\n"
-    scope = {"_KEEP": object(), "_new": tuple.__new__, "_cls": cls}
+    scope: dict[str, Any] = {"_KEEP": object(), "_new": tuple.__new__, "_cls": cls}
     exec(src, scope)  # noqa: S102 - generated from the NamedTuple's own field names
     cls._replace = scope["_replace"]

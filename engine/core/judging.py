@@ -8,13 +8,14 @@ ruleset's rule that every die of a seeded game is its seed's (the one with topic
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 from engine.core.canonical import sha256_hex
 from engine.core.dice import DiceTape, first_wrong_die, logged_dice, record_dice
 from engine.core.rules import Verdicts
 
 State = Any
+V = TypeVar("V", bound=Verdicts)   # a ruleset's own Verdicts (its `_Ctx`), passed through to its callbacks
 
 
 def record_roll(s: State, values: list[int], c: Verdicts, rule: str, replace: Callable) -> State:
@@ -141,8 +142,8 @@ def acting(flow: Any, actor: str | None, c: Verdicts, phase: str, flow_rule: str
     return True
 
 
-def roll_off(s: State, rolls: dict[str, list[int]], tied: tuple[str, ...], c: Verdicts, rule: str,
-             faces_rule: str, one_die: str, roll: Callable[[State, list[int], Verdicts], State]
+def roll_off(s: State, rolls: dict[str, list[int]], tied: tuple[str, ...], c: V, rule: str,
+             faces_rule: str, one_die: str, roll: Callable[[State, list[int], V], State]
              ) -> tuple[State, tuple[str, ...], int] | None:
     """A roll-off among the `tied` players, each rolling one die: (the state with the dice logged
     by `roll`, the players who rolled highest, that number), or None (skipped) when the log rolls

@@ -52,14 +52,17 @@ def _battle_started(s: State, e: Event, c: _Ctx) -> State | None:
     if t is None:
         return None
     x = s.terr[t]
-    if not x.is_disputed:
+    attacker, defender = x.attacker, x.owner
+    if attacker is None:                # not disputed
         return c.skip("RE-BATTLE-ORDER", f"{t} is not a disputed territory"
                       + (" (its battle was already fought)" if t in s.fought else ""))
     if e.actor != s.marker:
         c.bad("RE-BATTLE-ORDER", f"{s.marker} holds the First Player Marker and chooses the order of "
               f"battles, not {e.actor}")
+    # an army attacks only a territory someone holds (orders._enter): a disputed one has a defender
+    assert defender is not None
     rank = _first_rank(x.attacker_units, x.units, 1)
-    b = Battle(territory=t, attacker=x.attacker, defender=x.owner, castle=x.castle, rank=rank)
+    b = Battle(territory=t, attacker=attacker, defender=defender, castle=x.castle, rank=rank)
     c.note(f"Battle for {t}: {x.attacker} ({x.attacker_units.describe()}) attacks {x.owner} "
            f"({x.units.describe()}){' behind a castle' if x.castle else ''}")
     s = replace(s, battle=b)
@@ -85,14 +88,15 @@ def _battle_owed(s: State, b: Battle, ah: int, dh: int) -> tuple[tuple[PlayerId,
 
 def _battle_dice(s: State, e: Event, c: _Ctx) -> State | None:
     b = s.battle
+    assert b is not None                # engine._dice_rolled comes here only during a battle
     if b.stage != "roll":
         if b.owed:
             return c.skip("RE-FLOW", f"casualties of {RANK_NAME[b.rank]} in {b.territory} must be removed "
                           "before the next roll: " + ", ".join(f"{p} {n}" for p, n in b.owed))
         s = _battle_next(s, c)      # the defender did not re-roll
-        b = s.battle
-        if b is None:
+        if s.battle is None:
             return c.skip("RE-FLOW", "the battle is over")
+        b = s.battle
     x = s.terr[b.territory]
     rolls = e.payload.rolls
     extra = set(rolls) - {b.attacker, b.defender}
@@ -184,12 +188,14 @@ def _reroll_declined(s: State, e: Event, c: _Ctx) -> State | None:
 
 def _battle_casualties(s: State, e: Event, c: _Ctx) -> State | None:
     b = s.battle
+    assert b is not None                # engine._casualties_removed comes here only during a battle
     owed = dict(b.owed)
     if b.stage == "roll" or e.actor not in owed:
         return c.skip("RE-CASUALTIES", f"{e.actor} has no hits to take in {b.territory} now"
                       + (f" (owed: {', '.join(f'{p} {n}' for p, n in b.owed)})" if b.owed else ""))
-    t = _resolve(s, e.payload.territory, c, expect=b.territory, wrong_rule="RE-CASUALTIES",
-                 wrong=lambda t: f"the battle being fought is in {b.territory}, not {t}")
+    fought = b.territory
+    t = _resolve(s, e.payload.territory, c, expect=fought, wrong_rule="RE-CASUALTIES",
+                 wrong=lambda t: f"the battle being fought is in {fought}, not {t}")
     if t is None:
         return None
     x = s.terr[t]
@@ -217,6 +223,7 @@ def _battle_casualties(s: State, e: Event, c: _Ctx) -> State | None:
 def _battle_next(s: State, c: _Ctx) -> State:
     """After a rank: end the battle if an army is gone, else go on to the next rank or cycle."""
     b = s.battle
+    assert b is not None
     x = s.terr[b.territory]
     if x.units.total == 0 or x.attacker_units.total == 0:
         return _battle_end(s, c)
@@ -231,6 +238,7 @@ def _battle_next(s: State, c: _Ctx) -> State:
 
 def _battle_end(s: State, c: _Ctx) -> State:
     b = s.battle
+    assert b is not None
     t = b.territory
     x = s.terr[t]
     terr = dict(s.terr)

@@ -133,10 +133,10 @@ def load_data(board_path: str | Path | None = None, cards_path: str | Path | Non
     del supply["siege_weapon"]
     shared = deck["shared_supply"]
     aliases: dict[str, Territory] = {}
-    for t in territories:
-        aliases[t.casefold()] = t
-    for t, c in cities.items():
-        aliases.setdefault(c.name.casefold(), t)
+    for territory in territories:
+        aliases[territory.casefold()] = territory
+    for territory, city in cities.items():
+        aliases.setdefault(city.name.casefold(), territory)
     missions = None
     if missions_path is not None:
         raw, digest = _read_json(Path(missions_path), "")

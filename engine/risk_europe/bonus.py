@@ -16,6 +16,7 @@ def _bonus_precheck(s: State, e: Event, c: _Ctx, bonus: str) -> bool:
     if not _turn_precheck(s, e, c):
         return False
     f = s.flow
+    assert f.card is not None           # _turn_precheck: a card is revealed
     card = s.data.cards[f.card]
     if card.bonus != bonus:
         c.bad("RE-BONUS-CARD", f"{f.card!r} carries no {bonus.replace('_', ' ')} bonus action")
@@ -29,6 +30,7 @@ def _fortified(s: State, e: Event, c: _Ctx) -> State | None:
     if not _bonus_precheck(s, e, c, "fortify"):
         return None
     actor = e.actor
+    assert actor is not None            # a player's event: engine.step admits it only with an actor
     t = _resolve(s, e.payload.territory, c)
     if t is None:
         return None
@@ -82,6 +84,7 @@ def _siege_assaulted(s: State, e: Event, c: _Ctx) -> State | None:
 
 
 def _siege_dice(s: State, e: Event, c: _Ctx) -> State | None:
+    assert s.flow.pending is not None   # engine._dice_rolled: a siege assault's dice are pending
     _, frm, target, n = s.flow.pending
     rolls = e.payload.rolls
     roller = s.flow.current
@@ -105,6 +108,7 @@ def _siege_dice(s: State, e: Event, c: _Ctx) -> State | None:
 
 
 def _siege_casualties(s: State, e: Event, c: _Ctx) -> State | None:
+    assert s.flow.pending is not None   # engine._casualties_removed: a siege assault's hits are pending
     _, target, victim, owed = s.flow.pending
     if e.actor != victim:
         return c.skip("RE-CASUALTIES", f"{victim} chooses the casualties of the siege assault on {target}, not {e.actor}")

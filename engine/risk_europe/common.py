@@ -3,17 +3,17 @@
 Derived facts (crowns, territories, units in reserve, the supply line and Tax Value of a city,
 City Bonus Tiles), the rule tables the chapters use (read from data/rule_tables.json by
 engine/risk_europe/tables.py: costs, "Spending Coins" p.14; the battle ranks, "Battles in
-Disputed Territories" p.15-18; the Tax tiles, "City Bonus Tiles" p.22), the
-judging context (`_Ctx`) and the helpers for names, dice and draws. Imports no chapter module.
+Disputed Territories" p.15-18; the Tax tiles, "City Bonus Tiles" p.22), the judging context
+(`_Ctx`, defined beside the rules in engine/risk_europe/rules.py) and the helpers for names, dice
+and draws. Imports no chapter module.
 """
 
 from __future__ import annotations
 
 from engine.core.chance import judge_draw
 from engine.core.judging import record_roll, resolve_name
-from engine.core.rules import Verdicts
 from engine.risk_europe.board import Territory
-from engine.risk_europe.rules import RULES
+from engine.risk_europe.rules import RULES, _Ctx
 from engine.risk_europe.state import PlayerId, State, Units, evolve as replace, new_units
 from engine.risk_europe.tables import TABLES
 
@@ -44,13 +44,6 @@ TAX_TILE_UNITS = TABLES.tax_tile_units
 
 TURN_EVENTS = frozenset({"Expanded", "SplitExpanded", "Maneuvered", "Taxed", "Spent",
                          "Fortified", "SiegeAssaulted", "MissionCompleted"})
-
-
-class _Ctx(Verdicts):
-    """What judging one event produced: violations citing this ruleset's rules, and notes."""
-
-    __slots__ = ()
-    book = RULES
 
 
 def crowns(s: State, p: PlayerId) -> int:

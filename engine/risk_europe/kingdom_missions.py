@@ -26,6 +26,7 @@ def _mission_kept(s: State, e: Event, c: _Ctx) -> State | None:
     _, drawer, n = f.pending
     if e.actor != drawer:
         return c.skip("RE-MISSION-DRAW", f"{drawer} drew the Crown Cards, not {e.actor}")
+    assert e.actor is not None          # a player's event: engine.step admits it only with an actor
     ps = s.players[e.actor]
     mission = e.payload.mission
     if mission is not None:
@@ -51,6 +52,7 @@ def _mission_completed(s: State, e: Event, c: _Ctx) -> State | None:
     if not _turn_precheck(s, e, c):
         return None
     actor, mission = e.actor, e.payload.mission
+    assert actor is not None            # a player's event: engine.step admits it only with an actor
     if mission not in s.data.mission_ids:
         return c.skip("RE-NAME", f"no Kingdom Mission {mission!r} (missions: {', '.join(s.data.mission_ids)})")
     ps = s.players[actor]

@@ -24,6 +24,7 @@ def _cards_committed(s: State, e: Event, c: _Ctx) -> State | None:
     f = s.flow
     if f.phase != "commit":
         return c.skip("RE-FLOW", f"cards are committed at the start of a round (now: {f.phase})")
+    assert e.actor is not None          # a player's event: engine.step admits it only with an actor
     ps = s.players[e.actor]
     if ps.eliminated:
         return c.skip("RE-ACTOR", f"{e.actor} has been eliminated")
@@ -58,6 +59,7 @@ def _card_revealed(s: State, e: Event, c: _Ctx) -> State | None:
     if not acting(f, e.actor, c, "turn", "RE-FLOW", "cards are revealed during the turns of a round (now: {phase})",
                   "RE-TURN-ORDER", "it is {current}'s turn {turn}, not {actor}'s"):
         return None
+    assert e.actor is not None          # a player's event: engine.step admits it only with an actor
     if f.card is not None:
         return c.skip("RE-CARDS-REVEAL", f"{e.actor} has already revealed {f.card!r} this turn")
     card = e.payload.card
@@ -114,6 +116,7 @@ def _merc_card_flipped(s: State, e: Event, c: _Ctx) -> State | None:
     """RE-MERC-DECK: the top card of the Mercenary deck, flipped by the army's controller."""
     f = s.flow
     army = e.actor
+    assert army is not None             # _card_revealed: the army whose turn it is
     card = e.payload.card
     ps = s.players[army]
     pool = mercenary_pool(s, army)
@@ -164,6 +167,7 @@ def _order_precheck(s: State, e: Event, c: _Ctx, order: str) -> bool:
         c.skip("RE-ORDER-ON-CARD", f"{e.actor} has already played an order ({f.order_done.replace('_', ' ')}) "
                "this turn; one order per card")
         return False
+    assert f.card is not None           # _turn_precheck: a card is revealed
     card = s.data.cards[f.card]
     if order not in card.orders:
         c.bad("RE-ORDER-ON-CARD", f"{order.replace('_', ' ')} is not an order on {f.card!r} "
@@ -196,6 +200,7 @@ def _enter(s: State, terr: dict, players: dict, t: Territory, p: PlayerId, units
 def _expansion(s: State, e: Event, c: _Ctx, frm_name: str, moves: list[tuple[str, Units]],
                split: bool) -> State | None:
     actor = e.actor
+    assert actor is not None            # a player's event: engine.step admits it only with an actor
     frm = _resolve(s, frm_name, c)
     if frm is None:
         return None
@@ -294,12 +299,14 @@ def _maneuver_route_ok(s: State, p: PlayerId, frm: Territory, to: Territory,
 def _maneuvered(s: State, e: Event, c: _Ctx) -> State | None:
     f = s.flow
     actor = e.actor
+    assert actor is not None            # a player's event: engine.step admits it only with an actor
     berlin = (f.phase == "turn" and e.actor == f.current and f.order_done in ("expand", "split_expand")
               and not f.berlin_used and f.pending is None)
     if berlin:
         if not _turn_precheck(s, e, c):
             return None
         if not has_tile(s, actor, "Berlin"):
+            assert f.order_done is not None     # berlin: after an expand or split expand
             return c.skip("RE-ORDER-ON-CARD", f"{actor} has already played an order ({f.order_done.replace('_', ' ')}) "
                           "this turn; a free maneuver after an expand needs the Berlin tile (RE-TILE-BERLIN)")
     elif not _order_precheck(s, e, c, "maneuver"):
@@ -363,6 +370,7 @@ def _taxed(s: State, e: Event, c: _Ctx) -> State | None:
     if not _order_precheck(s, e, c, "tax"):
         return None
     actor = e.actor
+    assert actor is not None            # a player's event: engine.step admits it only with an actor
     city = _resolve(s, e.payload.city, c, "city")
     if city is None:
         return None
@@ -423,6 +431,7 @@ def _spent(s: State, e: Event, c: _Ctx) -> State | None:
     if not _order_precheck(s, e, c, "spend"):
         return None
     actor = e.actor
+    assert actor is not None            # a player's event: engine.step admits it only with an actor
     terr = dict(s.terr)
     ps = s.players[actor]
     room = reserve(s, actor)

@@ -82,7 +82,7 @@ def _last_turn(f: Flow) -> bool:
     return f.turn == 2 and f.index == len(f.order) - 1
 
 
-def _next_slot(f: Flow, player: PlayerId) -> tuple[int, int] | None:
+def _next_slot(f: Flow, player: PlayerId | None) -> tuple[int, int] | None:
     """The (turn, index) of `player`'s next turn in this round after the current one, if any."""
     order = f.order
     if f.turn == 1:
@@ -180,6 +180,7 @@ def _crown_win(s: State, c: _Ctx) -> GameResult | None:
     r = s.flow.round
     active = s.active_players
     need = s.variant_rules.win_crowns
+    assert need is not None             # asked only of a variant won by crowns (_end_round)
     tally = crowns_by_army(s)
     score = {p: tally[p] for p in active}
     contenders = [p for p in active if score[p] >= need]

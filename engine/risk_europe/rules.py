@@ -2,7 +2,7 @@
 guide, 2015; pages as printed in its contents), and the rule in words. Rulings on gaps in the
 book are in docs/rulings.md and carry ids starting RE-RULING-."""
 
-from engine.core.rules import Rule, RuleBook, dice_rules
+from engine.core.rules import Rule, RuleBook, Verdicts, dice_rules
 
 SETUP = "Game Setup (p.6)"
 PLACEMENT = "Steps for Kingdom Placement (p.7)"
@@ -219,3 +219,15 @@ RULES = RuleBook("risk-europe", [
     Rule("RE-CLAIM", LOGFMT, "A result the recorder wrote down (coins, footmen, battle winner, game "
          "winner) must be the result the rules give."),
 ])
+
+
+class _Ctx(Verdicts):
+    """What judging one event produced: violations citing this ruleset's rules, and notes.
+
+    Here, not in engine/risk_europe/common.py (which re-exports it), because common is compiled in
+    the optional mypyc build (scripts/build-mypyc.sh) and this module is not: a compiled class
+    cannot subclass the interpreted, slotted `Verdicts`, which the other rulesets' contexts
+    subclass too."""
+
+    __slots__ = ()
+    book = RULES

@@ -118,6 +118,7 @@ def _bid_checks(s: State, e: Event, c: _Ctx) -> bool:
 def _bid_placed(s: State, e: Event, c: _Ctx) -> State | None:
     if not _bid_checks(s, e, c):
         return None
+    assert e.actor is not None          # a player's event: engine.step admits it only with an actor
     rules = _BID_RULES[_bid_kind(s)]
     ps = s.players[e.actor]
     if ps.bid is not None or ps.bid_commitment is not None:
@@ -133,6 +134,7 @@ def _bid_placed(s: State, e: Event, c: _Ctx) -> State | None:
 def _bid_revealed(s: State, e: Event, c: _Ctx) -> State | None:
     if not _bid_checks(s, e, c):
         return None
+    assert e.actor is not None          # a player's event: engine.step admits it only with an actor
     rules = _BID_RULES[_bid_kind(s)]
     ps = s.players[e.actor]
     if ps.bid_commitment is None or ps.bid is not None:
@@ -154,9 +156,12 @@ def bidders(s: State) -> tuple[PlayerId, ...]:
 
 
 def _resolve_bids(s: State, c: _Ctx) -> State:
-    bids = {p: s.players[p].bid for p in bidders(s)}
-    if any(b is None for b in bids.values()):
-        return s
+    bids: dict[PlayerId, int] = {}
+    for p in bidders(s):
+        bid = s.players[p].bid
+        if bid is None:                 # not everyone has bid (or revealed) yet
+            return s
+        bids[p] = bid
     top = max(bids.values())
     tied = tuple(p for p in bids if bids[p] == top)
     merc = s.flow.merc
@@ -194,6 +199,7 @@ def _award_marker(s: State, winner: PlayerId, c: _Ctx) -> State:
 def _award_control(s: State, winner: PlayerId, c: _Ctx) -> State:
     """RE-MERC-BID-WINNER: the winner pays the Mercenary Army and plays its turns this round."""
     army = s.flow.merc
+    assert army is not None             # _award_bid comes here for a Mercenary Army's bid
     ps = s.players[winner]
     paid = ps.bid or 0
     players = dict(s.players)
@@ -309,6 +315,7 @@ def _kingdom_placed(s: State, e: Event, c: _Ctx) -> State | None:
     if not acting(f, e.actor, c, "placement", "RE-FLOW", "kingdoms are placed after the bid for first player "
                   "(now: {phase})", "RE-ACTOR", "it is {current}'s turn to place a kingdom, not {actor}'s"):
         return None
+    assert e.actor is not None          # a player's event: engine.step admits it only with an actor
     v = s.variant_rules
     draft_round = f.index // max(1, len(f.order) // len(v.draft_castles))
     castle = v.draft_castles[draft_round]

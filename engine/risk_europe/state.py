@@ -96,7 +96,7 @@ class Flow(NamedTuple):
     phase: str = "bidding"   # tiles, bidding, rolloff, placement, commit, merc_order, control, turn, battles, over
     round: int = 0
     order: tuple[PlayerId, ...] = ()
-    index: int = 0
+    index: int = 0   # type: ignore[assignment]  # a field named like tuple.index, which it shadows
     turn: int = 1
     tied: tuple[PlayerId, ...] = ()
     card: str | None = None           # card revealed this turn
