@@ -497,12 +497,55 @@ def _general_attack(att_dice: int, cap: int, size: int, reroll: str | None):
     return _frozen(room[:, :size, :, :size].reshape(flags * size, 3 * size))
 
 
+@lru_cache(maxsize=1024)
+def _quiet_loop(ranked_dice: tuple[int, ...], att_dice: int, cap: int, size: int, reroll: str | None):
+    """(I - M)^-1 over d < size, M one trip round a row's cycle against a defender that rolls no
+    dice in ranks 1-3 (the row's "quiet" defender counts, module comment): the attacker rolls
+    ranked_dice[r - 1] dice in rank r and att_dice in the General Attack (`cap` as for
+    `_general_attack`). It depends on the attacker's dice only, so it is kept by them.
+
+    M[d, d'] = g[d - d'] for d' >= 1 (the attacker's hits in ranks 1-3 and a General Attack with
+    no hit for the defender, who rolls its full 2 dice there as d' + hits >= 2), so that part of
+    (I - M)^-1 is the triangular Toeplitz matrix of the power series h = 1 / (1 - g), found by
+    doubling, h = (1 + g)(1 + g^2)(1 + g^4)... (g has no constant term, so g^size vanishes);
+    the column d' = 0 (the General Attack took the defender's last units) is h times M[., 0]."""
+    import numpy as np
+
+    def build(room: int):
+        # rho: the attacker's hits in ranks 1-3, as a series in the hits
+        rho = np.ones(1)
+        for rank, dice in enumerate(ranked_dice, 1):
+            if dice:
+                hits = _zeros((dice + 1,))
+                for q, ah, _, _ in rank_outcomes(rank, dice, 0, None, 0, False):
+                    hits[ah] += q
+                rho = np.convolve(rho, hits)
+        rho = np.concatenate([rho, _zeros((room,))])[:room]
+        general = _general_attack(att_dice, cap, room, reroll)
+        fresh = (2 if reroll else 1) - 1
+        no_hit = general[fresh * room:(fresh + 1) * room, :room]        # [d, d'], the defender's hits 0
+        gamma = no_hit[room - 1, ::-1]                                  # [hits]: from a full defender
+        g = np.convolve(rho, gamma)[:room]
+        kills = np.convolve(rho, no_hit[:, 0])[:room]                   # M[d, 0]
+        h, power = _zeros((room,)), g
+        h[0] = 1
+        for _ in range((room - 1).bit_length()):
+            h = h + np.convolve(h, power)[:room]
+            power = np.convolve(power, power)[:room]
+        d = np.arange(room)
+        gap = d[:, None] - d[None, :]
+        q = np.concatenate([h, _zeros((1,))])[np.where(gap >= 0, gap, room)]
+        q[:, 0] = np.convolve(h, kills)[:room]
+        q[0, 0] = 1
+        return q
+    return _frozen(_grown_table(("quiet", ranked_dice, att_dice, cap, reroll), size, build)[:size, :size].copy())
+
+
 class _Rank(NamedTuple):
     """Rank 1-3 of a row (_RowSweep._rank): `(x.reshape(-1) * table) @ conv` is the stage, table
     [(hits, flag out), (flag in, d)] the defender's hits and what becomes of the re-roll, conv
-    [(flag in, d), d'] the attacker's hits (`single`, over d -> d') once per flag; no_hit
-    [(flag in, d), (flag out, d')] the part where the defender scores no hit, no_hit_by_flag[in,
-    out, d] its probability for each d."""
+    [(flag in, d), d'] the attacker's hits (`single`, over d -> d') once per flag; `no_hit` its
+    first rows (the defender's hits 0), no_hit_by_flag[in, out, d] the same by flag."""
 
     key: tuple
     table: Any
@@ -510,6 +553,10 @@ class _Rank(NamedTuple):
     no_hit: Any
     single: Any
     no_hit_by_flag: Any
+
+    def quiet(self, v):
+        """v [(flag in, d)] through the part of the stage where the defender scores no hit."""
+        return ((v * self.no_hit) @ self.conv).reshape(-1)
 
 
 @lru_cache(maxsize=None)
@@ -525,11 +572,7 @@ def _rank_tables(rank: int, dice: int, cap: int, def_dice: tuple[int, ...], rero
     n, flags = len(def_dice), 2 if reroll else 1
     table, no_hit_by_flag = _defender_table(rank, cap, def_dice, reroll)
     single, conv = _attacker_conv(rank, dice, n, flags)
-    no_hit = _zeros((flags * n, flags * n))
-    for into in range(flags):
-        for out in range(flags):
-            no_hit[into * n:(into + 1) * n, out * n:(out + 1) * n] = no_hit_by_flag[into, out][:, None] * single
-    return _Rank((rank, dice, cap), table, conv, _frozen(no_hit), single, no_hit_by_flag)
+    return _Rank((rank, dice, cap), table, conv, table[:flags], single, no_hit_by_flag)
 
 
 @lru_cache(maxsize=1024)
@@ -557,13 +600,21 @@ def _attacker_conv(rank: int, dice: int, size: int, flags: int) -> tuple:
     return single, _frozen(np.concatenate([single] * flags))
 
 
+def _round_trip(trip: list, v):
+    """v at stage 1 (the fresh flag, [d]) once round a row's cycle without a hit for the
+    defender (_Plan.trip), to stage 1 of the next cycle."""
+    for table, conv in trip:
+        v = v @ conv if table is None else ((v * table) @ conv).reshape(-1)
+    return v
+
+
 class _Plan:
     """What a row rolls (_RowSweep._plan): ranks [None, rank 1, 2, 3] (None where neither side has
     dice), the General Attack's matrix; `first`, once a third row rolls the same (floats), the
     matrix from the row's inflow to its stage-1 vector."""
 
-    def __init__(self, ranks: list, general: Any):
-        self.ranks, self.general = ranks, general
+    def __init__(self, ranks: list, general: Any, trip: list, quiet: Any):
+        self.ranks, self.general, self.trip, self.quiet = ranks, general, trip, quiet
         self.rows = 1
         self.first = None
 
@@ -587,6 +638,8 @@ class _RowSweep:
         self.att_dice = {r: [dice[r - 1][0] for dice in att] for r in range(1, GENERAL_ATTACK + 1)}
         self.def_dice = {r: tuple(dice[r - 1][1] for dice in dfn) for r in range(1, GENERAL_ATTACK)}
         self.most = {r: dice[-1] for r, dice in self.def_dice.items()}   # dice never grow with losses
+        # the quiet d: 0..quiet, where the defender rolls no dice in ranks 1-3 (a prefix, as above)
+        self.quiet = max(d for d in range(n) if not any(dice[d] for dice in self.def_dice.values()))
         self._ranks: dict = {}
         self._plans: dict = {}
         # inflow[a, stage, flag, d]: what has reached row a at a stage from the rows above
@@ -615,10 +668,20 @@ class _RowSweep:
                min(a, max(self.most.values())) if self.reroll else 0)
         plan = self._plans.get(key)
         if plan is None:
+            n, fresh = self.size, self.fresh
             ranks = [None] + [self._rank(r, a) for r in range(1, GENERAL_ATTACK)]
-            general = _general_attack(self.att_dice[GENERAL_ATTACK][a], min(a, 2) if self.reroll else 0,
-                                      self.size, self.reroll)
-            plan = self._plans[key] = _Plan(ranks, general)
+            att_dice, cap = self.att_dice[GENERAL_ATTACK][a], min(a, 2) if self.reroll else 0
+            general = _general_attack(att_dice, cap, n, self.reroll)
+            # one trip round the cycle without a hit for the defender, from stage 1 (fresh flag)
+            # as (the defender's no-hit table, the attacker's hits) or (None, the General Attack's
+            # no-hit part); the first step starts from the fresh flag alone
+            trip = [(r.no_hit, r.conv) for r in ranks[1:] if r is not None] + [(None, general[:, :n])]
+            table, conv = trip[0]
+            fresh_d = slice(fresh * n, (fresh + 1) * n)
+            trip[0] = (None, conv[fresh_d]) if table is None else (table[:, fresh_d], conv[fresh_d])
+            quiet = _quiet_loop(key[0][:GENERAL_ATTACK - 1], att_dice, cap, n, self.reroll) \
+                if self.quiet else None
+            plan = self._plans[key] = _Plan(ranks, general, trip, quiet)
         else:
             plan.rows += 1
             if plan.rows == 3:
@@ -630,11 +693,11 @@ class _RowSweep:
         stages 1-4, [(stage, flag, d)], to its stage-1 vector b (I - M)^-1 (module comment)."""
         np, n, flags, fresh = self.np, self.size, self.flags, self.fresh
         ranks = plan.ranks[1:]
-        loop = np.linalg.inv(np.eye(n) - self._loop_matrix(ranks, plan.general, n))
+        loop = np.linalg.inv(np.eye(n) - self._loop_matrix(ranks, plan.general, 0, n))
         # after[s]: from (flag, d) at stage s + 2 to stage 1 of the next cycle, as [flag][d, d']
         after = [[plan.general[f * n:(f + 1) * n, :n] for f in range(flags)]]
         for r in reversed(ranks[1:]):
-            after.insert(0, after[0] if r is None else self._through(r, after[0], n))
+            after.insert(0, after[0] if r is None else self._through(r, after[0], 0, n))
         blocks = []
         for stage_after in [None] + after:
             for f in range(flags):
@@ -644,44 +707,57 @@ class _RowSweep:
                     blocks.append(stage_after[f] @ loop)
         return _frozen(np.concatenate(blocks))
 
-    def _through(self, r: _Rank, m: list, k: int) -> list:
-        """The no-hit part of rank r over d < k followed by m ([flag][d, d'])."""
-        after = [r.single[:k, :k] @ y for y in m]
-        return [sum(r.no_hit_by_flag[into, out, :k, None] * after[out] for out in range(self.flags))
+    def _through(self, r: _Rank, m: list, lo: int, k: int) -> list:
+        """The no-hit part of rank r over lo <= d < k followed by m ([flag][d, d'])."""
+        after = [r.single[lo:k, lo:k] @ y for y in m]
+        return [sum(r.no_hit_by_flag[into, out, lo:k, None] * after[out] for out in range(self.flags))
                 for into in range(self.flags)]
 
     def _first(self, plan: "_Plan", b):
-        """The row's stage-1 vector b (I - M)^-1 (module comment above): the series b + b M + ...
-        trip by trip, to its end with fractions; with floats while it dies out fast, and a loop
-        still going after three trips is solved over the d where it still carries probability."""
-        np, n, fresh = self.np, self.size, self.fresh
-        trip = [r.no_hit for r in plan.ranks[1:] if r is not None] + [plan.general[:, :n]]
-        trip[0] = trip[0][fresh * n:(fresh + 1) * n]
-        first, left = b.copy(), b
+        """The row's stage-1 vector b (I - M)^-1 (module comment above). Over the quiet d (d <= t,
+        where the defender rolls no dice in ranks 1-3) M is the attacker's alone, and
+        `_quiet_loop`, kept by the attacker's dice, solves it; over the d above, the series b + b M
+        + ... is summed trip by trip (what a trip sends down to the quiet d is kept for that
+        solve), to its end while it dies out fast, and a loop still going after three trips is
+        solved over the d where it still carries probability."""
+        np, n, t = self.np, self.size, self.quiet
+        if t == n - 1:
+            return b @ plan.quiet
+        trip = plan.trip
+        first, left = b.copy(), b.copy()
+        left[:t + 1] = 0
+        quiet = b[:t + 1].copy()            # what reaches stage 1 at a quiet d from above it
         for trips in itertools.count(1):
-            for step in trip:
-                left = left @ step
+            left = _round_trip(trip, left)
+            quiet += left[:t + 1]
+            left[:t + 1] = 0
             first += left
             if left.sum() < _TAIL:
-                return first
-            if trips == 3:
                 break
-        # d from k up carries less than half the tail: the loop is solved over d < k
-        k = n - int(np.searchsorted(np.cumsum(left[::-1]), _TAIL / 2))
-        m = self._loop_matrix(plan.ranks[1:], plan.general, k)
-        first[:k] += np.linalg.solve((np.eye(k) - m).T, left[:k] @ m)
+            if trips == 3:
+                # d from k up carries less than half the tail: the loop is solved over t < d < k,
+                # and what the rest of the series sends down is one more trip of all of it
+                k = n - int(np.searchsorted(np.cumsum(left[::-1]), _TAIL / 2))
+                m = self._loop_matrix(plan.ranks[1:], plan.general, t + 1, k)
+                rest = _zeros((n,))
+                rest[t + 1:k] = np.linalg.solve((np.eye(k - t - 1) - m).T, left[t + 1:k] @ m)
+                first += rest
+                rest = _round_trip(trip, rest + left)
+                quiet += rest[:t + 1]
+                break
+        first[:t + 1] = quiet @ plan.quiet[:t + 1, :t + 1] if t else quiet
         return first
 
-    def _loop_matrix(self, ranks, general, k: int):
-        """M over d < k: one trip round the row's cycle without a hit for the defender, from d
-        at stage 1 (the fresh flag) to d' at stage 1 of the next cycle (d only falls, so d < k
-        stays below k)."""
+    def _loop_matrix(self, ranks, general, lo: int, k: int):
+        """M over lo <= d < k: one trip round the row's cycle without a hit for the defender, from
+        d at stage 1 (the fresh flag) to d' at stage 1 of the next cycle (d only falls: what falls
+        below lo is left out)."""
         n = self.size
         # m[f][d, d']: from (flag f, d) before the stage, to d' at stage 1 of the next cycle
-        m = [general[f * n:f * n + k, :k] for f in range(self.flags)]
+        m = [general[f * n + lo:f * n + k, lo:k] for f in range(self.flags)]
         for r in reversed(ranks):
             if r is not None:
-                m = self._through(r, m, k)
+                m = self._through(r, m, lo, k)
         return m[self.fresh]
 
     def run(self) -> dict[tuple[int, int], Probability]:
@@ -700,7 +776,7 @@ class _RowSweep:
                 v = inflow[2].reshape(-1)
                 for r in (2, 3):
                     if ranks[r] is not None:
-                        v = v @ ranks[r].no_hit
+                        v = ranks[r].quiet(v)
                     v = v + inflow[r + 1].reshape(-1)
                 x[fresh] = self._first(plan, inflow[1, fresh] + v @ general[:, :n])
             # the row, stage by stage, sending what the defender hit to the rows below
