@@ -604,7 +604,7 @@ def _round_trip(trip: list, v):
     """v at stage 1 (the fresh flag, [d]) once round a row's cycle without a hit for the
     defender (_Plan.trip), to stage 1 of the next cycle."""
     for table, conv in trip:
-        v = v @ conv if table is None else ((v * table) @ conv).reshape(-1)
+        v = v @ conv if table is None else ((v[..., None, :] * table) @ conv).reshape(v.shape[:-1] + (-1,))
     return v
 
 
@@ -735,15 +735,13 @@ class _RowSweep:
             if left.sum() < _TAIL:
                 break
             if trips == 3:
-                # d from k up carries less than half the tail: the loop is solved over t < d < k,
-                # and what the rest of the series sends down is one more trip of all of it
+                # d from k up carries less than half the tail: the rest of the loop is solved over
+                # t < d < k, M's rows there one trip of each d (what they send down included)
                 k = n - int(np.searchsorted(np.cumsum(left[::-1]), _TAIL / 2))
-                m = self._loop_matrix(plan.ranks[1:], plan.general, t + 1, k)
-                rest = _zeros((n,))
-                rest[t + 1:k] = np.linalg.solve((np.eye(k - t - 1) - m).T, left[t + 1:k] @ m)
-                first += rest
-                rest = _round_trip(trip, rest + left)
-                quiet += rest[:t + 1]
+                m = _round_trip(trip, np.eye(n)[t + 1:k])
+                rest = np.linalg.solve(np.eye(k - t - 1) - m[:, t + 1:k].T, left[t + 1:k])
+                first[t + 1:k] += rest - left[t + 1:k]
+                quiet += rest @ m[:, :t + 1]
                 break
         first[:t + 1] = quiet @ plan.quiet[:t + 1, :t + 1] if t else quiet
         return first
