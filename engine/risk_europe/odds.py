@@ -419,6 +419,7 @@ def sweep_ends(att_left: list[Units], def_left: list[Units], reroll: str | None)
 # unchanged and is counted at stage 4, where the General Attack's matrix drops it.
 
 _TAIL = 2.0 ** -70
+_HOT_MOST = 32
 
 
 def _zeros(shape: tuple[int, ...]):
@@ -615,8 +616,9 @@ class _Plan:
 
     def __init__(self, ranks: list, general: Any, trip: list, quiet: Any):
         self.ranks, self.general, self.trip, self.quiet = ranks, general, trip, quiet
-        self.rows = 1
+        self.rows = 0
         self.first = None
+        self.hot = None
 
 
 class _RowSweep:
@@ -682,11 +684,34 @@ class _RowSweep:
             quiet = _quiet_loop(key[0][:GENERAL_ATTACK - 1], att_dice, cap, n, self.reroll) \
                 if self.quiet else None
             plan = self._plans[key] = _Plan(ranks, general, trip, quiet)
-        else:
-            plan.rows += 1
-            if plan.rows == 3:
-                plan.first = self._first_matrix(plan)
         return plan
+
+    def _hot_loops(self, plans: list["_Plan"]) -> None:
+        """Every plan's (I - M)^-1 over the d above the quiet ones (module comment), all plans at
+        once: M's rows there are one trip of each such d, the plans' tables stacked."""
+        np, n, flags, lo = self.np, self.size, self.flags, self.quiet + 1
+        w, count = n - lo, len(plans)
+        # v[plan, from d, flag, d]: from stage 1 at the fresh flag
+        v = _zeros((count, w, flags, w))
+        v[:, np.arange(w), self.fresh, np.arange(w)] = 1
+        same = np.eye(flags)[:, :, None] * np.ones(w)        # a stage where neither side rolls
+        for r in range(1, GENERAL_ATTACK):
+            ranks = [plan.ranks[r] for plan in plans]
+            if all(rank is None for rank in ranks):
+                continue
+            no_hit = np.stack([same if rank is None else rank.no_hit_by_flag[:, :, lo:] for rank in ranks])
+            single = np.stack([np.eye(w) if rank is None else rank.single[lo:, lo:] for rank in ranks])
+            v = np.einsum("pifd,pfod->piod", v, no_hit)              # the defender's no hit, by flag
+            v = (v.reshape(count, w * flags, w) @ single).reshape(count, w, flags, w)
+        general = np.stack([plan.general[:, :n].reshape(flags, n, n)[:, lo:, lo:] for plan in plans])
+        m = v.reshape(count, w, flags * w) @ general.reshape(count, flags * w, w)
+        # M lowers d: (I - M)^-1 = (I + M)(I + M^2)(I + M^4)... to M^w = 0
+        hot, power = np.eye(w) + m, m
+        for _ in range((w - 1).bit_length() - 1):
+            power = power @ power
+            hot = hot + hot @ power
+        for plan, loop in zip(plans, hot):
+            plan.hot = loop
 
     def _first_matrix(self, plan: "_Plan"):
         """For a row kind that several rows share (floats): the matrix from the row's inflow at
@@ -723,15 +748,18 @@ class _RowSweep:
         np, n, t = self.np, self.size, self.quiet
         if t == n - 1:
             return b @ plan.quiet
+        if plan.hot is not None:
+            first = b.copy()
+            first[t + 1:] = b[t + 1:] @ plan.hot
+            spill = first.copy()
+            spill[:t + 1] = 0
+            first[:t + 1] = (b[:t + 1] + _round_trip(plan.trip, spill)[:t + 1]) @ plan.quiet[:t + 1, :t + 1]
+            return first
         trip = plan.trip
         first, left = b.copy(), b.copy()
         left[:t + 1] = 0
         quiet = b[:t + 1].copy()            # what reaches stage 1 at a quiet d from above it
-        for trips in itertools.count(1):
-            left = _round_trip(trip, left)
-            quiet += left[:t + 1]
-            left[:t + 1] = 0
-            first += left
+        for trips in itertools.count():
             if left.sum() < _TAIL:
                 break
             if trips == 3:
@@ -743,6 +771,10 @@ class _RowSweep:
                 first[t + 1:k] += rest - left[t + 1:k]
                 quiet += rest @ m[:, :t + 1]
                 break
+            left = _round_trip(trip, left)
+            quiet += left[:t + 1]
+            left[:t + 1] = 0
+            first += left
         first[:t + 1] = quiet @ plan.quiet[:t + 1, :t + 1] if t else quiet
         return first
 
@@ -760,11 +792,16 @@ class _RowSweep:
 
     def run(self) -> dict[tuple[int, int], Probability]:
         n, fresh, flags = self.size, self.fresh, self.flags
+        if 0 < n - 1 - self.quiet <= _HOT_MOST and self.quiet:
+            self._hot_loops(list({id(plan): plan for plan in map(self._plan, range(self.A, 0, -1))}.values()))
         for a in range(self.A, 0, -1):
             inflow = self.inflow[a]
             if not inflow.any():
                 continue
             plan = self._plan(a)
+            plan.rows += 1
+            if plan.rows == 3:
+                plan.first = self._first_matrix(plan)
             ranks, general = plan.ranks, plan.general
             x = self.stage1
             if plan.first is not None:          # a row like an earlier one: all of it at once
