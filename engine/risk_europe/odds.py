@@ -543,21 +543,24 @@ def _quiet_loop(ranked_dice: tuple[int, ...], att_dice: int, cap: int, size: int
 
 
 class _Rank(NamedTuple):
-    """Rank 1-3 of a row (_RowSweep._rank): `(x.reshape(-1) * table) @ conv` is the stage, table
-    [(hits, flag out), (flag in, d)] the defender's hits and what becomes of the re-roll, conv
-    [(flag in, d), d'] the attacker's hits (`single`, over d -> d') once per flag; `no_hit` its
-    first rows (the defender's hits 0), no_hit_by_flag[in, out, d] the same by flag."""
+    """Rank 1-3 of a row (_RowSweep._rank), for `_stage`: by_flag[f] [(hits, flag out), d] the
+    defender's hits and what becomes of the re-roll from flag f, single [d, d'] the attacker's
+    hits; no_hit[f] [flag out, d] the rows of no hit for the defender, no_hit_by_flag[in, out, d]
+    the same as one array."""
 
     key: tuple
-    table: Any
-    conv: Any
-    no_hit: Any
+    by_flag: tuple
+    no_hit: tuple
     single: Any
     no_hit_by_flag: Any
 
-    def quiet(self, v):
-        """v [(flag in, d)] through the part of the stage where the defender scores no hit."""
-        return ((v * self.no_hit) @ self.conv).reshape(-1)
+
+def _stage(by_flag: tuple, single, x):
+    """x [..., flag in, d] through a rank (_Rank): [..., (hits, flag out), d']."""
+    z = x[..., 0, None, :] * by_flag[0]
+    for f in range(1, len(by_flag)):
+        z = z + x[..., f, None, :] * by_flag[f]
+    return z @ single
 
 
 @lru_cache(maxsize=None)
@@ -571,14 +574,13 @@ def _rank_tables(rank: int, dice: int, cap: int, def_dice: tuple[int, ...], rero
     """Rank 1-3 of a row whose attacker rolls `dice` dice, against a defender rolling def_dice[d]
     dice with d units left (`cap`: min(a, the defender's most dice), for the re-roll rule)."""
     n, flags = len(def_dice), 2 if reroll else 1
-    table, no_hit_by_flag = _defender_table(rank, cap, def_dice, reroll)
-    single, conv = _attacker_conv(rank, dice, n, flags)
-    return _Rank((rank, dice, cap), table, conv, table[:flags], single, no_hit_by_flag)
+    by_flag, no_hit, no_hit_by_flag = _defender_table(rank, cap, def_dice, reroll)
+    return _Rank((rank, dice, cap), by_flag, no_hit, _attacker_hits(rank, dice, n), no_hit_by_flag)
 
 
 @lru_cache(maxsize=1024)
 def _defender_table(rank: int, cap: int, def_dice: tuple[int, ...], reroll: str | None) -> tuple:
-    """A rank's defender side over d (for _Rank): (table, no_hit_by_flag)."""
+    """A rank's defender side over d (for _Rank): (by_flag, no_hit, no_hit_by_flag)."""
     import numpy as np
     n, flags, most = len(def_dice), 2 if reroll else 1, def_dice[-1]
     hits = _defender_hits(rank, most, cap, reroll)[:, :, np.array(def_dice, dtype=np.intp)]
@@ -587,25 +589,19 @@ def _defender_table(rank: int, cap: int, def_dice: tuple[int, ...], reroll: str 
     if flags == 2:
         table[:, 0, n:] = hits[0]               # available before, used
         table[:, 1, n:] = hits[2]               # available before, not used
-    table = table.reshape((most + 1) * flags, flags * n)
+    table = table.reshape((most + 1) * flags, flags, n)
+    by_flag = tuple(_frozen(table[:, f].copy()) for f in range(flags))
+    no_hit = tuple(_frozen(t[:flags].copy()) for t in by_flag)
     # no_hit_by_flag[in, out]: P(no hit for the defender, flag in -> out) over d
-    no_hit_by_flag = table[:flags].reshape(flags, flags, n).transpose(1, 0, 2)
-    return _frozen(table), _frozen(no_hit_by_flag)
-
-
-@lru_cache(maxsize=None)
-def _attacker_conv(rank: int, dice: int, size: int, flags: int) -> tuple:
-    """A rank's attacker side (for _Rank): (its hits over d -> d', the same stacked once per flag)."""
-    import numpy as np
-    single = _attacker_hits(rank, dice, size)
-    return single, _frozen(np.concatenate([single] * flags))
+    return by_flag, no_hit, _frozen(np.stack(no_hit))
 
 
 def _round_trip(trip: list, v):
-    """v at stage 1 (the fresh flag, [d]) once round a row's cycle without a hit for the
+    """v at stage 1 (the fresh flag, [..., d]) once round a row's cycle without a hit for the
     defender (_Plan.trip), to stage 1 of the next cycle."""
-    for table, conv in trip:
-        v = v @ conv if table is None else ((v[..., None, :] * table) @ conv).reshape(v.shape[:-1] + (-1,))
+    v = v[..., None, :]
+    for no_hit, m in trip:
+        v = v.reshape(v.shape[:-2] + (-1,)) @ m if no_hit is None else _stage(no_hit, m, v)
     return v
 
 
@@ -677,10 +673,9 @@ class _RowSweep:
             # one trip round the cycle without a hit for the defender, from stage 1 (fresh flag)
             # as (the defender's no-hit table, the attacker's hits) or (None, the General Attack's
             # no-hit part); the first step starts from the fresh flag alone
-            trip = [(r.no_hit, r.conv) for r in ranks[1:] if r is not None] + [(None, general[:, :n])]
-            table, conv = trip[0]
-            fresh_d = slice(fresh * n, (fresh + 1) * n)
-            trip[0] = (None, conv[fresh_d]) if table is None else (table[:, fresh_d], conv[fresh_d])
+            trip = [(r.no_hit, r.single) for r in ranks[1:] if r is not None] + [(None, general[:, :n])]
+            no_hit, m = trip[0]
+            trip[0] = (None, m[fresh * n:(fresh + 1) * n]) if no_hit is None else ((no_hit[fresh],), m)
             quiet = _quiet_loop(key[0][:GENERAL_ATTACK - 1], att_dice, cap, n, self.reroll) \
                 if self.quiet else None
             plan = self._plans[key] = _Plan(ranks, general, trip, quiet)
@@ -808,18 +803,23 @@ class _RowSweep:
                 x[fresh] = inflow[1:].reshape(-1) @ plan.first
             else:
                 # b: what reaches stage 1 of this row from outside the row's loop
-                v = inflow[2].reshape(-1)
+                v = inflow[2]
                 for r in (2, 3):
                     if ranks[r] is not None:
-                        v = ranks[r].quiet(v)
-                    v = v + inflow[r + 1].reshape(-1)
-                x[fresh] = self._first(plan, inflow[1, fresh] + v @ general[:, :n])
+                        v = _stage(ranks[r].no_hit, ranks[r].single, v)
+                    v = v + inflow[r + 1]
+                x[fresh] = self._first(plan, inflow[1, fresh] + v.reshape(-1) @ general[:, :n])
             # the row, stage by stage, sending what the defender hit to the rows below
             for r in (1, 2, 3):
-                if ranks[r] is None:
+                rank = ranks[r]
+                if rank is None:
                     x = inflow[r + 1] + x
                     continue
-                y = ((x.reshape(-1) * ranks[r].table) @ ranks[r].conv).reshape(-1, flags, n)
+                if r == 1:      # stage 1 holds the fresh flag alone
+                    y = _stage(rank.by_flag[fresh:fresh + 1], rank.single, x[fresh:fresh + 1])
+                else:
+                    y = _stage(rank.by_flag, rank.single, x)
+                y = y.reshape(-1, flags, n)
                 self._send(r + 1, a, y)
                 x = inflow[r + 1] + y[0]
             self.ends_att[a] += x[:, 0].sum()
