@@ -69,7 +69,7 @@ def battles() -> list[tuple[str, Units, Units, bool, odds.Policy]]:
 def _clear() -> None:
     """Empty every table the odds keep (as in a fresh process)."""
     for memo in (odds._battle_odds, odds.rank_classes, odds.rank_outcomes, odds._attacker_hits,
-                 odds._defender_hits, odds._general_attack, odds._rank_tables, odds._army_dice,
+                 odds._defender_hits, odds._defender_layout, odds._general_attack, odds._rank_tables, odds._army_dice,
                  odds._defender_table, odds._quiet_loop):
         memo.cache_clear()
     odds._grown.clear()

@@ -477,6 +477,20 @@ def _defender_hits(rank: int, most_dice: int, cap: int, reroll: str | None):
 
 
 @lru_cache(maxsize=None)
+def _defender_layout(rank: int, most_dice: int, cap: int, reroll: str | None) -> tuple:
+    """`_defender_hits` as _Rank.by_flag lays it out, by dice count k: [flag in][(hits, flag out),
+    k], flag 0 no re-roll available, 1 available (only with `reroll`)."""
+    import numpy as np
+    t = _defender_hits(rank, most_dice, cap, reroll)
+    if not reroll:
+        return (t[1],)
+    k = most_dice + 1
+    unavailable = np.stack([t[1], _zeros((k, k))], axis=1)     # none after
+    available = np.stack([t[0], t[2]], axis=1)                  # used, not used
+    return tuple(_frozen(part.reshape(2 * k, k)) for part in (unavailable, available))
+
+
+@lru_cache(maxsize=None)
 def _general_attack(att_dice: int, cap: int, size: int, reroll: str | None):
     """Rank 4 for a row whose attacker rolls `att_dice` dice: the matrix from (flag, d) to
     (defender's hits, d'), flag 0 no re-roll available and, when `reroll`, 1 re-roll available;
@@ -545,22 +559,23 @@ def _quiet_loop(ranked_dice: tuple[int, ...], att_dice: int, cap: int, size: int
 class _Rank(NamedTuple):
     """Rank 1-3 of a row (_RowSweep._rank), for `_stage`: by_flag[f] [(hits, flag out), d] the
     defender's hits and what becomes of the re-roll from flag f, single [d, d'] the attacker's
-    hits; no_hit[f] [flag out, d] the rows of no hit for the defender, no_hit_by_flag[in, out, d]
-    the same as one array."""
+    hits (`moves` the same, None when the attacker rolls no dice here); no_hit[f] [flag out, d]
+    the rows of no hit for the defender, no_hit_by_flag[in, out, d] the same as one array."""
 
     key: tuple
     by_flag: tuple
     no_hit: tuple
     single: Any
+    moves: Any
     no_hit_by_flag: Any
 
 
-def _stage(by_flag: tuple, single, x):
+def _stage(by_flag: tuple, moves, x):
     """x [..., flag in, d] through a rank (_Rank): [..., (hits, flag out), d']."""
     z = x[..., 0, None, :] * by_flag[0]
     for f in range(1, len(by_flag)):
         z = z + x[..., f, None, :] * by_flag[f]
-    return z @ single
+    return z if moves is None else z @ moves
 
 
 @lru_cache(maxsize=None)
@@ -575,23 +590,17 @@ def _rank_tables(rank: int, dice: int, cap: int, def_dice: tuple[int, ...], rero
     dice with d units left (`cap`: min(a, the defender's most dice), for the re-roll rule)."""
     n, flags = len(def_dice), 2 if reroll else 1
     by_flag, no_hit, no_hit_by_flag = _defender_table(rank, cap, def_dice, reroll)
-    return _Rank((rank, dice, cap), by_flag, no_hit, _attacker_hits(rank, dice, n), no_hit_by_flag)
+    single = _attacker_hits(rank, dice, n)
+    return _Rank((rank, dice, cap), by_flag, no_hit, single, single if dice else None, no_hit_by_flag)
 
 
 @lru_cache(maxsize=1024)
 def _defender_table(rank: int, cap: int, def_dice: tuple[int, ...], reroll: str | None) -> tuple:
     """A rank's defender side over d (for _Rank): (by_flag, no_hit, no_hit_by_flag)."""
     import numpy as np
-    n, flags, most = len(def_dice), 2 if reroll else 1, def_dice[-1]
-    hits = _defender_hits(rank, most, cap, reroll)[:, :, np.array(def_dice, dtype=np.intp)]
-    table = _zeros((most + 1, flags, flags * n))
-    table[:, 0, :n] = hits[1]                   # no re-roll available: none after
-    if flags == 2:
-        table[:, 0, n:] = hits[0]               # available before, used
-        table[:, 1, n:] = hits[2]               # available before, not used
-    table = table.reshape((most + 1) * flags, flags, n)
-    by_flag = tuple(_frozen(table[:, f].copy()) for f in range(flags))
-    no_hit = tuple(_frozen(t[:flags].copy()) for t in by_flag)
+    flags, dice = 2 if reroll else 1, np.array(def_dice, dtype=np.intp)
+    by_flag = tuple(_frozen(t[:, dice]) for t in _defender_layout(rank, def_dice[-1], cap, reroll))
+    no_hit = tuple(t[:flags] for t in by_flag)
     # no_hit_by_flag[in, out]: P(no hit for the defender, flag in -> out) over d
     return by_flag, no_hit, _frozen(np.stack(no_hit))
 
@@ -673,7 +682,7 @@ class _RowSweep:
             # one trip round the cycle without a hit for the defender, from stage 1 (fresh flag)
             # as (the defender's no-hit table, the attacker's hits) or (None, the General Attack's
             # no-hit part); the first step starts from the fresh flag alone
-            trip = [(r.no_hit, r.single) for r in ranks[1:] if r is not None] + [(None, general[:, :n])]
+            trip = [(r.no_hit, r.moves) for r in ranks[1:] if r is not None] + [(None, general[:, :n])]
             no_hit, m = trip[0]
             trip[0] = (None, m[fresh * n:(fresh + 1) * n]) if no_hit is None else ((no_hit[fresh],), m)
             quiet = _quiet_loop(key[0][:GENERAL_ATTACK - 1], att_dice, cap, n, self.reroll) \
@@ -686,9 +695,8 @@ class _RowSweep:
         once: M's rows there are one trip of each such d, the plans' tables stacked."""
         np, n, flags, lo = self.np, self.size, self.flags, self.quiet + 1
         w, count = n - lo, len(plans)
-        # v[plan, from d, flag, d]: from stage 1 at the fresh flag
-        v = _zeros((count, w, flags, w))
-        v[:, np.arange(w), self.fresh, np.arange(w)] = 1
+        # v[plan, from d, flag, d]: from stage 1 at the fresh flag (None: not moved yet)
+        v = None
         same = np.eye(flags)[:, :, None] * np.ones(w)        # a stage where neither side rolls
         for r in range(1, GENERAL_ATTACK):
             ranks = [plan.ranks[r] for plan in plans]
@@ -696,8 +704,16 @@ class _RowSweep:
                 continue
             no_hit = np.stack([same if rank is None else rank.no_hit_by_flag[:, :, lo:] for rank in ranks])
             single = np.stack([np.eye(w) if rank is None else rank.single[lo:, lo:] for rank in ranks])
-            v = np.einsum("pifd,pfod->piod", v, no_hit)              # the defender's no hit, by flag
+            if v is None:       # from d alone: the stage's rows, each d's no hit by flag
+                v = no_hit[:, self.fresh].transpose(0, 2, 1)[..., None] * single[:, :, None, :]
+                continue
+            # the defender's no hit, by flag, then the attacker's hits
+            v = v[:, :, :1] * no_hit[:, None, 0] if flags == 1 else \
+                v[:, :, 0, None] * no_hit[:, None, 0] + v[:, :, 1, None] * no_hit[:, None, 1]
             v = (v.reshape(count, w * flags, w) @ single).reshape(count, w, flags, w)
+        if v is None:
+            v = _zeros((count, w, flags, w))
+            v[:, np.arange(w), self.fresh, np.arange(w)] = 1
         general = np.stack([plan.general[:, :n].reshape(flags, n, n)[:, lo:, lo:] for plan in plans])
         m = v.reshape(count, w, flags * w) @ general.reshape(count, flags * w, w)
         # M lowers d: (I - M)^-1 = (I + M)(I + M^2)(I + M^4)... to M^w = 0
@@ -806,7 +822,7 @@ class _RowSweep:
                 v = inflow[2]
                 for r in (2, 3):
                     if ranks[r] is not None:
-                        v = _stage(ranks[r].no_hit, ranks[r].single, v)
+                        v = _stage(ranks[r].no_hit, ranks[r].moves, v)
                     v = v + inflow[r + 1]
                 x[fresh] = self._first(plan, inflow[1, fresh] + v.reshape(-1) @ general[:, :n])
             # the row, stage by stage, sending what the defender hit to the rows below
@@ -816,9 +832,9 @@ class _RowSweep:
                     x = inflow[r + 1] + x
                     continue
                 if r == 1:      # stage 1 holds the fresh flag alone
-                    y = _stage(rank.by_flag[fresh:fresh + 1], rank.single, x[fresh:fresh + 1])
+                    y = _stage(rank.by_flag[fresh:fresh + 1], rank.moves, x[fresh:fresh + 1])
                 else:
-                    y = _stage(rank.by_flag, rank.single, x)
+                    y = _stage(rank.by_flag, rank.moves, x)
                 y = y.reshape(-1, flags, n)
                 self._send(r + 1, a, y)
                 x = inflow[r + 1] + y[0]
