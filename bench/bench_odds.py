@@ -70,7 +70,7 @@ def _clear() -> None:
     """Empty every table the odds keep (as in a fresh process)."""
     for memo in (odds._battle_odds, odds.rank_classes, odds.rank_outcomes, odds._attacker_hits,
                  odds._defender_hits, odds._defender_layout, odds._general_attack, odds._rank_tables, odds._army_dice,
-                 odds._defender_table, odds._quiet_loop):
+                 odds._defender_table, odds._attacker_conv, odds._quiet_loop):
         memo.cache_clear()
     odds._grown.clear()
 

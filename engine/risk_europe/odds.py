@@ -559,15 +559,18 @@ def _quiet_loop(ranked_dice: tuple[int, ...], att_dice: int, cap: int, size: int
 class _Rank(NamedTuple):
     """Rank 1-3 of a row (_RowSweep._rank), for `_stage`: by_flag[f] [(hits, flag out), d] the
     defender's hits and what becomes of the re-roll from flag f, single [d, d'] the attacker's
-    hits (`moves` the same, None when the attacker rolls no dice here); no_hit[f] [flag out, d]
-    the rows of no hit for the defender, no_hit_by_flag[in, out, d] the same as one array."""
+    hits (`moves` the same, None when the attacker rolls no dice here); no_hit_by_flag[in, out, d]
+    the rows of no hit for the defender. For those few rows a stacked form takes fewer steps:
+    `(v * no_hit) @ conv` from v [(flag in, d)], no_hit [flag out, (flag in, d)], conv [(flag in,
+    d), d'] `single` once per flag."""
 
     key: tuple
     by_flag: tuple
-    no_hit: tuple
     single: Any
     moves: Any
     no_hit_by_flag: Any
+    no_hit: Any
+    conv: Any
 
 
 def _stage(by_flag: tuple, moves, x):
@@ -589,28 +592,35 @@ def _rank_tables(rank: int, dice: int, cap: int, def_dice: tuple[int, ...], rero
     """Rank 1-3 of a row whose attacker rolls `dice` dice, against a defender rolling def_dice[d]
     dice with d units left (`cap`: min(a, the defender's most dice), for the re-roll rule)."""
     n, flags = len(def_dice), 2 if reroll else 1
-    by_flag, no_hit, no_hit_by_flag = _defender_table(rank, cap, def_dice, reroll)
-    single = _attacker_hits(rank, dice, n)
-    return _Rank((rank, dice, cap), by_flag, no_hit, single, single if dice else None, no_hit_by_flag)
+    by_flag, no_hit_by_flag, no_hit = _defender_table(rank, cap, def_dice, reroll)
+    single, conv = _attacker_conv(rank, dice, n, flags)
+    return _Rank((rank, dice, cap), by_flag, single, single if dice else None, no_hit_by_flag, no_hit, conv)
 
 
 @lru_cache(maxsize=1024)
 def _defender_table(rank: int, cap: int, def_dice: tuple[int, ...], reroll: str | None) -> tuple:
-    """A rank's defender side over d (for _Rank): (by_flag, no_hit, no_hit_by_flag)."""
+    """A rank's defender side over d (for _Rank): (by_flag, no_hit_by_flag, no_hit)."""
     import numpy as np
     flags, dice = 2 if reroll else 1, np.array(def_dice, dtype=np.intp)
     by_flag = tuple(_frozen(t[:, dice]) for t in _defender_layout(rank, def_dice[-1], cap, reroll))
-    no_hit = tuple(t[:flags] for t in by_flag)
     # no_hit_by_flag[in, out]: P(no hit for the defender, flag in -> out) over d
-    return by_flag, no_hit, _frozen(np.stack(no_hit))
+    no_hit_by_flag = np.stack([t[:flags] for t in by_flag])
+    return by_flag, _frozen(no_hit_by_flag), _frozen(np.concatenate(no_hit_by_flag, axis=1))
+
+
+@lru_cache(maxsize=None)
+def _attacker_conv(rank: int, dice: int, size: int, flags: int) -> tuple:
+    """A rank's attacker side (for _Rank): (its hits over d -> d', the same stacked once per flag)."""
+    import numpy as np
+    single = _attacker_hits(rank, dice, size)
+    return single, _frozen(np.concatenate([single] * flags))
 
 
 def _round_trip(trip: list, v):
     """v at stage 1 (the fresh flag, [..., d]) once round a row's cycle without a hit for the
     defender (_Plan.trip), to stage 1 of the next cycle."""
-    v = v[..., None, :]
     for no_hit, m in trip:
-        v = v.reshape(v.shape[:-2] + (-1,)) @ m if no_hit is None else _stage(no_hit, m, v)
+        v = v @ m if no_hit is None else ((v[..., None, :] * no_hit) @ m).reshape(v.shape[:-1] + (-1,))
     return v
 
 
@@ -682,9 +692,10 @@ class _RowSweep:
             # one trip round the cycle without a hit for the defender, from stage 1 (fresh flag)
             # as (the defender's no-hit table, the attacker's hits) or (None, the General Attack's
             # no-hit part); the first step starts from the fresh flag alone
-            trip = [(r.no_hit, r.moves) for r in ranks[1:] if r is not None] + [(None, general[:, :n])]
+            trip = [(r.no_hit, r.conv) for r in ranks[1:] if r is not None] + [(None, general[:, :n])]
             no_hit, m = trip[0]
-            trip[0] = (None, m[fresh * n:(fresh + 1) * n]) if no_hit is None else ((no_hit[fresh],), m)
+            trip[0] = (None, m[fresh * n:(fresh + 1) * n]) if no_hit is None else \
+                (no_hit[:, fresh * n:(fresh + 1) * n], m[fresh * n:(fresh + 1) * n])
             quiet = _quiet_loop(key[0][:GENERAL_ATTACK - 1], att_dice, cap, n, self.reroll) \
                 if self.quiet else None
             plan = self._plans[key] = _Plan(ranks, general, trip, quiet)
@@ -803,13 +814,14 @@ class _RowSweep:
 
     def run(self) -> dict[tuple[int, int], Probability]:
         n, fresh, flags = self.size, self.fresh, self.flags
+        plans = [None] + [self._plan(a) for a in range(1, self.A + 1)]      # [a]: row a's
         if 0 < n - 1 - self.quiet <= _HOT_MOST and self.quiet:
-            self._hot_loops(list({id(plan): plan for plan in map(self._plan, range(self.A, 0, -1))}.values()))
+            self._hot_loops(list({id(plan): plan for plan in plans[1:]}.values()))
         for a in range(self.A, 0, -1):
             inflow = self.inflow[a]
             if not inflow.any():
                 continue
-            plan = self._plan(a)
+            plan = plans[a]
             plan.rows += 1
             if plan.rows == 3:
                 plan.first = self._first_matrix(plan)
@@ -819,12 +831,12 @@ class _RowSweep:
                 x[fresh] = inflow[1:].reshape(-1) @ plan.first
             else:
                 # b: what reaches stage 1 of this row from outside the row's loop
-                v = inflow[2]
+                v = inflow[2].reshape(-1)
                 for r in (2, 3):
                     if ranks[r] is not None:
-                        v = _stage(ranks[r].no_hit, ranks[r].moves, v)
-                    v = v + inflow[r + 1]
-                x[fresh] = self._first(plan, inflow[1, fresh] + v.reshape(-1) @ general[:, :n])
+                        v = ((v * ranks[r].no_hit) @ ranks[r].conv).reshape(-1)
+                    v = v + inflow[r + 1].reshape(-1)
+                x[fresh] = self._first(plan, inflow[1, fresh] + v @ general[:, :n])
             # the row, stage by stage, sending what the defender hit to the rows below
             for r in (1, 2, 3):
                 rank = ranks[r]
