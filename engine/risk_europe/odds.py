@@ -48,7 +48,9 @@ them. The classic dice's single roll (`roll_odds`) is engine.core.dice_odds. doc
 
 from __future__ import annotations
 
+import functools
 import itertools
+import operator
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -616,6 +618,11 @@ def _attacker_conv(rank: int, dice: int, size: int, flags: int) -> tuple:
     return single, _frozen(np.concatenate([single] * flags))
 
 
+def _sum(terms: Iterable):
+    """The sum of arrays, without a copy of the first."""
+    return functools.reduce(operator.add, terms)
+
+
 def _round_trip(trip: list, v):
     """v at stage 1 (the fresh flag, [..., d]) once round a row's cycle without a hit for the
     defender (_Plan.trip), to stage 1 of the next cycle."""
@@ -706,27 +713,26 @@ class _RowSweep:
         once: M's rows there are one trip of each such d, the plans' tables stacked."""
         np, n, flags, lo = self.np, self.size, self.flags, self.quiet + 1
         w, count = n - lo, len(plans)
-        # v[plan, from d, flag, d]: from stage 1 at the fresh flag (None: not moved yet)
+        # v[flag][plan, from d, d]: from stage 1 at the fresh flag (None: not moved yet); a
+        # re-roll once used stays used within a cycle, so flag f only goes to flags <= f
         v = None
-        same = np.eye(flags)[:, :, None] * np.ones(w)        # a stage where neither side rolls
         for r in range(1, GENERAL_ATTACK):
             ranks = [plan.ranks[r] for plan in plans]
             if all(rank is None for rank in ranks):
                 continue
+            same = np.eye(flags)[:, :, None] * np.ones(w)        # a stage where neither side rolls
             no_hit = np.stack([same if rank is None else rank.no_hit_by_flag[:, :, lo:] for rank in ranks])
             single = np.stack([np.eye(w) if rank is None else rank.single[lo:, lo:] for rank in ranks])
-            if v is None:       # from d alone: the stage's rows, each d's no hit by flag
-                v = no_hit[:, self.fresh].transpose(0, 2, 1)[..., None] * single[:, :, None, :]
+            if v is None:       # from d alone: each d's no hit by flag, then the attacker's hits
+                v = [no_hit[:, self.fresh, out, :, None] * single for out in range(flags)]
                 continue
-            # the defender's no hit, by flag, then the attacker's hits
-            v = v[:, :, :1] * no_hit[:, None, 0] if flags == 1 else \
-                v[:, :, 0, None] * no_hit[:, None, 0] + v[:, :, 1, None] * no_hit[:, None, 1]
-            v = (v.reshape(count, w * flags, w) @ single).reshape(count, w, flags, w)
+            v = [_sum(v[into] * no_hit[:, into, out, None, :] for into in range(out, flags)) @ single
+                 for out in range(flags)]
         if v is None:
-            v = _zeros((count, w, flags, w))
-            v[:, np.arange(w), self.fresh, np.arange(w)] = 1
-        general = np.stack([plan.general[:, :n].reshape(flags, n, n)[:, lo:, lo:] for plan in plans])
-        m = v.reshape(count, w, flags * w) @ general.reshape(count, flags * w, w)
+            v = [_zeros((count, w, w)) for _ in range(flags)]
+            v[self.fresh][:] = np.eye(w)
+        m = _sum(v[f] @ np.stack([plan.general[f * n + lo:(f + 1) * n, lo:n] for plan in plans])
+                 for f in range(flags))
         # M lowers d: (I - M)^-1 = (I + M)(I + M^2)(I + M^4)... to M^w = 0
         hot, power = np.eye(w) + m, m
         for _ in range((w - 1).bit_length() - 1):
