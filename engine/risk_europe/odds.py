@@ -35,7 +35,8 @@ engine/risk_europe/engine.py, `expected_dice`, `rank_hits`, `_first_rank`):
   distribution for each defender count times the attacker's hits as a matrix (the two sides' hits
   in ranks 1-3 are independent, and each side's dice depend only on its own units), built once
   per dice count and memoized; the one loop inside a row (cycles in which the defender scores no
-  hit) is a triangular linear system (section "the row sweep"). With exact Fractions
+  hit) is a triangular linear system, a power series where the defender rolls no dice in ranks
+  1-3 (section "the row sweep"). With exact Fractions
   (`exact=True`), and for small battles (fewer than SWEEP_FROM states, where it is the faster),
   the chain is visited one state at a time with a dict of probability mass, every rank's joint
   outcomes per state (`chain_ends`: what every battle was computed with before issue #15, and
@@ -411,11 +412,24 @@ def sweep_ends(att_left: list[Units], def_left: list[Units], reroll: str | None)
 # A row's one loop: a cycle in which the defender scores no hit comes back to stage 1 of the same
 # row, at a smaller d. The row's stage-1 vector is therefore b + b M + b M^2 + ... = b (I - M)^-1,
 # with b what reaches stage 1 of the row from outside the loop and M one trip round the cycle
-# without a hit for the defender. M lowers d by at least one unit (it is strictly triangular):
-# the series is summed while it dies out fast (what goes on round the loop below 2^-70 of the
-# battle's probability, far under a float's own rounding); a loop still going after three trips is
-# solved as the triangular system it is, over the d where it still carries probability, and a loop
-# that several rows share is inverted once.
+# without a hit for the defender. M lowers d by at least one unit (it is strictly triangular),
+# and a loop that several rows share is inverted once. Otherwise the d split in two:
+#
+# * the QUIET d (0..t), where the defender rolls no dice in ranks 1-3 (a prefix: dice never grow
+#   with losses; with siege weapons lost first, the defender's last 35 units are footmen). There
+#   a trip is the attacker's hits in ranks 1-3 and a General Attack the defender does not win,
+#   the same distribution g of units lost from every d: M is the triangular Toeplitz matrix of g
+#   (bar the column d' = 0), and (I - M)^-1 that of the power series 1 / (1 - g), by doubling
+#   (`_quiet_loop`). It depends on the attacker's dice alone and is kept by them. Nothing leaves
+#   the quiet d for higher ones, so they are solved last, with what the d above send down.
+# * the d above t: when there are few (at most _HOT_MOST; t >= 1 only when footmen are lost last,
+#   and then at most the 28 other units of the supply), the loop of every row kind over them is
+#   built and inverted at once (`_hot_loops`: the kinds' tables stacked, (I - M)^-1 =
+#   (I + M)(I + M^2)(I + M^4)...); otherwise the series b + b M + ... is summed trip by trip while
+#   it dies out fast (what goes on round the loop below 2^-70 of the battle's probability, far
+#   under a float's own rounding), and a loop still going after three trips is solved as the
+#   triangular system it is, over the d where it still carries probability (its rows one trip of
+#   each such d, in one step).
 #
 # Where the defender is gone (d = 0) the battle is over: that mass rides through stages 1-3
 # unchanged and is counted at stage 4, where the General Attack's matrix drops it.
@@ -745,25 +759,21 @@ class _RowSweep:
         """For a row kind that several rows share (floats): the matrix from the row's inflow at
         stages 1-4, [(stage, flag, d)], to its stage-1 vector b (I - M)^-1 (module comment)."""
         np, n, flags, fresh = self.np, self.size, self.flags, self.fresh
-        ranks = plan.ranks[1:]
-        loop = np.linalg.inv(np.eye(n) - self._loop_matrix(ranks, plan.general, 0, n))
+        first, *ranks = plan.ranks[1:]
         # after[s]: from (flag, d) at stage s + 2 to stage 1 of the next cycle, as [flag][d, d']
         after = [[plan.general[f * n:(f + 1) * n, :n] for f in range(flags)]]
-        for r in reversed(ranks[1:]):
-            after.insert(0, after[0] if r is None else self._through(r, after[0], 0, n))
-        blocks = []
-        for stage_after in [None] + after:
-            for f in range(flags):
-                if stage_after is None:
-                    blocks.append(loop if f == fresh else np.zeros((n, n)))
-                else:
-                    blocks.append(stage_after[f] @ loop)
-        return _frozen(np.concatenate(blocks))
+        for r in reversed(ranks):
+            after.insert(0, after[0] if r is None else self._through(r, after[0]))
+        # M: one trip round the row's cycle without a hit for the defender, from the fresh flag
+        m = after[0] if first is None else self._through(first, after[0])
+        loop = np.linalg.inv(np.eye(n) - m[fresh])
+        stage1 = [loop if f == fresh else _zeros((n, n)) for f in range(flags)]
+        return _frozen(np.concatenate(stage1 + [np.concatenate([y for ys in after for y in ys]) @ loop]))
 
-    def _through(self, r: _Rank, m: list, lo: int, k: int) -> list:
-        """The no-hit part of rank r over lo <= d < k followed by m ([flag][d, d'])."""
-        after = [r.single[lo:k, lo:k] @ y for y in m]
-        return [sum(r.no_hit_by_flag[into, out, lo:k, None] * after[out] for out in range(self.flags))
+    def _through(self, r: _Rank, m: list) -> list:
+        """The no-hit part of rank r followed by m ([flag][d, d'])."""
+        after = [r.single @ y for y in m]
+        return [_sum(r.no_hit_by_flag[into, out, :, None] * after[out] for out in range(self.flags))
                 for into in range(self.flags)]
 
     def _first(self, plan: "_Plan", b):
@@ -805,18 +815,6 @@ class _RowSweep:
             first += left
         first[:t + 1] = quiet @ plan.quiet[:t + 1, :t + 1] if t else quiet
         return first
-
-    def _loop_matrix(self, ranks, general, lo: int, k: int):
-        """M over lo <= d < k: one trip round the row's cycle without a hit for the defender, from
-        d at stage 1 (the fresh flag) to d' at stage 1 of the next cycle (d only falls: what falls
-        below lo is left out)."""
-        n = self.size
-        # m[f][d, d']: from (flag f, d) before the stage, to d' at stage 1 of the next cycle
-        m = [general[f * n + lo:f * n + k, lo:k] for f in range(self.flags)]
-        for r in reversed(ranks):
-            if r is not None:
-                m = self._through(r, m, lo, k)
-        return m[self.fresh]
 
     def run(self) -> dict[tuple[int, int], Probability]:
         n, fresh, flags = self.size, self.fresh, self.flags
