@@ -632,6 +632,25 @@ def _attacker_conv(rank: int, dice: int, size: int, flags: int) -> tuple:
     return single, _frozen(np.concatenate([single] * flags))
 
 
+def _loop_inverse(m):
+    """(I - M)^-1 for loops M [..., d, d'] that lower d (strictly lower triangular): each half of
+    the d by (I + M)(I + M^2)(I + M^4)... to M^w = 0, both halves at once, and the block between
+    them from those (the block inverse of a triangular matrix)."""
+    import numpy as np
+    w = m.shape[-1]
+    h = (w + 1) // 2
+    halves = np.stack([m[..., :h, :h], np.pad(m[..., h:, h:], [(0, 0)] * (m.ndim - 2) + [(0, 2 * h - w)] * 2)])
+    inverse, power = np.eye(h) + halves, halves
+    for _ in range((h - 1).bit_length() - 1):
+        power = power @ power
+        inverse = inverse + inverse @ power
+    out = _zeros(m.shape)
+    out[..., :h, :h] = inverse[0]
+    out[..., h:, h:] = inverse[1][..., :w - h, :w - h]
+    out[..., h:, :h] = out[..., h:, h:] @ m[..., h:, :h] @ inverse[0]
+    return out
+
+
 def _sum(terms: Iterable):
     """The sum of arrays, without a copy of the first."""
     return functools.reduce(operator.add, terms)
@@ -747,12 +766,7 @@ class _RowSweep:
             v[self.fresh][:] = np.eye(w)
         m = _sum(v[f] @ np.stack([plan.general[f * n + lo:(f + 1) * n, lo:n] for plan in plans])
                  for f in range(flags))
-        # M lowers d: (I - M)^-1 = (I + M)(I + M^2)(I + M^4)... to M^w = 0
-        hot, power = np.eye(w) + m, m
-        for _ in range((w - 1).bit_length() - 1):
-            power = power @ power
-            hot = hot + hot @ power
-        for plan, loop in zip(plans, hot):
+        for plan, loop in zip(plans, _loop_inverse(m)):
             plan.hot = loop
 
     def _first_matrix(self, plan: "_Plan"):
@@ -852,27 +866,22 @@ class _RowSweep:
                 else:
                     y = _stage(rank.by_flag, rank.moves, x)
                 y = y.reshape(-1, flags, n)
-                self._send(r + 1, a, y)
+                # what the defender hit goes to the rows below; from the attacker's last unit
+                # up, the battle is over
+                k = min(len(y), a) - 1
+                self.inflow[a - k:a, r + 1] += y[k:0:-1]
+                if len(y) > a:
+                    self.ends_def += y[a:].sum(axis=(0, 1))
                 x = inflow[r + 1] + y[0]
             self.ends_att[a] += x[:, 0].sum()
-            y = (x.reshape(-1) @ general).reshape(3, 1, n)
-            self._send(1, a, y, fresh)
+            y = (x.reshape(-1) @ general).reshape(3, n)
+            k = min(3, a) - 1
+            self.inflow[a - k:a, 1, fresh] += y[k:0:-1]
+            if a < 3:
+                self.ends_def += y[a:].sum(axis=0)
         ends = {(a, 0): p for a, p in enumerate(self.ends_att) if a and p}
         ends.update({(0, d): p for d, p in enumerate(self.ends_def) if p})
         return ends
-
-    def _send(self, stage: int, a: int, y, flag: int | None = None) -> None:
-        """Add y[hits, flag, d'] (hits >= 1) to rows a - hits at `stage` (all flags, or the one
-        given); hits that reach the attacker's last unit end the battle for the defender."""
-        hits = len(y) - 1
-        k = min(hits, a - 1)
-        if k > 0:
-            if flag is None:
-                self.inflow[a - k:a, stage] += y[k:0:-1]
-            else:
-                self.inflow[a - k:a, stage, flag] += y[k:0:-1, 0]
-        if hits >= a:
-            self.ends_def += y[a:].sum(axis=(0, 1))
 
 
 # ---------------------------------------------------------------------------------------------
