@@ -837,8 +837,6 @@ class _RowSweep:
             self._hot_loops(list({id(plan): plan for plan in plans[1:]}.values()))
         for a in range(self.A, 0, -1):
             inflow = self.inflow[a]
-            if not inflow.any():
-                continue
             plan = plans[a]
             plan.rows += 1
             if plan.rows == 3:
