@@ -436,6 +436,7 @@ def sweep_ends(att_left: list[Units], def_left: list[Units], reroll: str | None)
 
 _TAIL = 2.0 ** -70
 _HOT_MOST = 32
+_TRIPS_MOST = 8
 
 
 def _zeros(shape: tuple[int, ...]):
@@ -664,6 +665,14 @@ def _round_trip(trip: list, v):
     return v
 
 
+def _trip(steps: list, fresh: int, n: int) -> list:
+    """A trip's steps (_Plan.trip), the first from the fresh flag alone."""
+    no_hit, m = steps[0]
+    first = (None, m[fresh * n:(fresh + 1) * n]) if no_hit is None else \
+        (no_hit[:, fresh * n:(fresh + 1) * n], m[fresh * n:(fresh + 1) * n])
+    return [first] + steps[1:]
+
+
 class _Plan:
     """What a row rolls (_RowSweep._plan): ranks [None, rank 1, 2, 3] (None where neither side has
     dice), the General Attack's matrix; `first`, once a third row rolls the same (floats), the
@@ -730,12 +739,11 @@ class _RowSweep:
             att_dice, cap = self.att_dice[GENERAL_ATTACK][a], min(a, 2) if self.reroll else 0
             general = _general_attack(att_dice, cap, n, self.reroll)
             # one trip round the cycle without a hit for the defender, from stage 1 (fresh flag)
-            # as (the defender's no-hit table, the attacker's hits) or (None, the General Attack's
-            # no-hit part); the first step starts from the fresh flag alone
-            trip = [(r.no_hit, r.conv) for r in ranks[1:] if r is not None] + [(None, general[:, :n])]
-            no_hit, m = trip[0]
-            trip[0] = (None, m[fresh * n:(fresh + 1) * n]) if no_hit is None else \
-                (no_hit[:, fresh * n:(fresh + 1) * n], m[fresh * n:(fresh + 1) * n])
+            # as (the defender's no-hit table, the attacker's hits) or (None, a matrix: the General
+            # Attack's no-hit part, after the ranks before it where the attacker rolls no dice,
+            # which change only the flag); the first step starts from the fresh flag alone
+            trip = _trip([(r.no_hit, r.conv) for r in ranks[1:] if r is not None] + [(None, general[:, :n])],
+                         fresh, n)
             quiet = _quiet_loop(key[0][:GENERAL_ATTACK - 1], att_dice, cap, n, self.reroll) \
                 if self.quiet else None
             plan = self._plans[key] = _Plan(ranks, general, trip, quiet)
@@ -811,10 +819,14 @@ class _RowSweep:
         first, left = b.copy(), b.copy()
         left[:t + 1] = 0
         quiet = b[:t + 1].copy()            # what reaches stage 1 at a quiet d from above it
+        mass = left.sum()
         for trips in itertools.count():
-            if left.sum() < _TAIL:
+            if mass < _TAIL:
                 break
-            if trips == 3:
+            # from the third trip on: solve the rest unless, at the rate it falls, the series
+            # ends within _TRIPS_MOST trips (a trip costs less than a wide solve)
+            if trips >= 3 and (trips >= _TRIPS_MOST or mass >= was
+                               or mass * (mass / was) ** (_TRIPS_MOST - trips) >= _TAIL):
                 # d from k up carries less than half the tail: the rest of the loop is solved over
                 # t < d < k, M's rows there one trip of each d (what they send down included)
                 k = n - int(np.searchsorted(np.cumsum(left[::-1]), _TAIL / 2))
@@ -827,6 +839,7 @@ class _RowSweep:
             quiet += left[:t + 1]
             left[:t + 1] = 0
             first += left
+            was, mass = mass, left.sum()
         first[:t + 1] = quiet @ plan.quiet[:t + 1, :t + 1] if t else quiet
         return first
 
