@@ -738,10 +738,9 @@ class _RowSweep:
             ranks = [None] + [self._rank(r, a) for r in range(1, GENERAL_ATTACK)]
             att_dice, cap = self.att_dice[GENERAL_ATTACK][a], min(a, 2) if self.reroll else 0
             general = _general_attack(att_dice, cap, n, self.reroll)
-            # one trip round the cycle without a hit for the defender, from stage 1 (fresh flag)
-            # as (the defender's no-hit table, the attacker's hits) or (None, a matrix: the General
-            # Attack's no-hit part, after the ranks before it where the attacker rolls no dice,
-            # which change only the flag); the first step starts from the fresh flag alone
+            # one trip round the cycle without a hit for the defender, from stage 1 (fresh flag):
+            # (the defender's no-hit rows, the attacker's hits) per rank, then (None, the General
+            # Attack's no-hit part)
             trip = _trip([(r.no_hit, r.conv) for r in ranks[1:] if r is not None] + [(None, general[:, :n])],
                          fresh, n)
             quiet = _quiet_loop(key[0][:GENERAL_ATTACK - 1], att_dice, cap, n, self.reroll) \
@@ -801,9 +800,10 @@ class _RowSweep:
     def _first(self, plan: "_Plan", b):
         """The row's stage-1 vector b (I - M)^-1 (module comment above). Over the quiet d (d <= t,
         where the defender rolls no dice in ranks 1-3) M is the attacker's alone, and
-        `_quiet_loop`, kept by the attacker's dice, solves it; over the d above, the series b + b M
-        + ... is summed trip by trip (what a trip sends down to the quiet d is kept for that
-        solve), to its end while it dies out fast, and a loop still going after three trips is
+        `_quiet_loop`, kept by the attacker's dice, solves it; over the d above, the plan's loop
+        from `_hot_loops` when there is one, else the series b + b M + ... trip by trip (what a
+        trip sends down to the quiet d is kept for that solve) while it dies out fast: past three
+        trips only while, at the rate it falls, it ends within _TRIPS_MOST; what is left then is
         solved over the d where it still carries probability."""
         np, n, t = self.np, self.size, self.quiet
         if t == n - 1:
