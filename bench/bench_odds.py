@@ -46,7 +46,6 @@ def share(army: Units, part: float) -> Units:
 def battles() -> list[tuple[str, Units, Units, bool, odds.Policy]]:
     """(label, attacker, defender, castle, policy), growing to the reserves' limit."""
     whole = supply()
-    scaf = odds.Policy(casualty_order=odds.parse_casualty_order("SCAF"))
     out = []
     for text in ("1F vs 1F", "3F vs 2F", "3F 1S vs 2A castle", "8F 2A 2S vs 4F 6A castle",
                  "12F 4A 2C 2S vs 10F 6A 2C castle", "30F 10A 10C 5S vs 30F 10A 10C castle"):
@@ -62,15 +61,19 @@ def battles() -> list[tuple[str, Units, Units, bool, odds.Policy]]:
     out.append((text, whole, whole, False, odds.DEFAULT_POLICY))
     text = odds.format_battle(whole, whole, True)
     out.append((text, whole, whole, True, odds.DEFAULT_POLICY))
-    out.append((text + " --casualties SCAF", whole, whole, True, scaf))
+    # the costliest orders: footmen lost last (the defender's last 35 units roll no dice in ranks
+    # 1-3), siege weapons kept last (every row's loop summed over several trips)
+    for order in ("SCAF", "CAFS"):
+        policy = odds.Policy(casualty_order=odds.parse_casualty_order(order))
+        out.append((f"{text} --casualties {order}", whole, whole, True, policy))
     return out
 
 
 def _clear() -> None:
     """Empty every table the odds keep (as in a fresh process)."""
     for memo in (odds._battle_odds, odds.rank_classes, odds.rank_outcomes, odds._attacker_hits,
-                 odds._defender_hits, odds._general_attack, odds._rank_tables, odds._army_dice,
-                 odds._defender_table, odds._attacker_conv):
+                 odds._defender_hits, odds._defender_layout, odds._general_attack, odds._rank_tables, odds._army_dice,
+                 odds._defender_table, odds._attacker_conv, odds._quiet_loop):
         memo.cache_clear()
     odds._grown.clear()
 

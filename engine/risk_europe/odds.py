@@ -35,7 +35,8 @@ engine/risk_europe/engine.py, `expected_dice`, `rank_hits`, `_first_rank`):
   distribution for each defender count times the attacker's hits as a matrix (the two sides' hits
   in ranks 1-3 are independent, and each side's dice depend only on its own units), built once
   per dice count and memoized; the one loop inside a row (cycles in which the defender scores no
-  hit) is a triangular linear system (section "the row sweep"). With exact Fractions
+  hit) is a triangular linear system, a power series where the defender rolls no dice in ranks
+  1-3 (section "the row sweep"). With exact Fractions
   (`exact=True`), and for small battles (fewer than SWEEP_FROM states, where it is the faster),
   the chain is visited one state at a time with a dict of probability mass, every rank's joint
   outcomes per state (`chain_ends`: what every battle was computed with before issue #15, and
@@ -48,7 +49,9 @@ them. The classic dice's single roll (`roll_odds`) is engine.core.dice_odds. doc
 
 from __future__ import annotations
 
+import functools
 import itertools
+import operator
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -409,16 +412,31 @@ def sweep_ends(att_left: list[Units], def_left: list[Units], reroll: str | None)
 # A row's one loop: a cycle in which the defender scores no hit comes back to stage 1 of the same
 # row, at a smaller d. The row's stage-1 vector is therefore b + b M + b M^2 + ... = b (I - M)^-1,
 # with b what reaches stage 1 of the row from outside the loop and M one trip round the cycle
-# without a hit for the defender. M lowers d by at least one unit (it is strictly triangular):
-# the series is summed while it dies out fast (what goes on round the loop below 2^-70 of the
-# battle's probability, far under a float's own rounding); a loop still going after three trips is
-# solved as the triangular system it is, over the d where it still carries probability, and a loop
-# that several rows share is inverted once.
+# without a hit for the defender. M lowers d by at least one unit (it is strictly triangular),
+# and a loop that several rows share is inverted once. Otherwise the d split in two:
+#
+# * the QUIET d (0..t), where the defender rolls no dice in ranks 1-3 (a prefix: dice never grow
+#   with losses; with siege weapons lost first, the defender's last 35 units are footmen). There
+#   a trip is the attacker's hits in ranks 1-3 and a General Attack the defender does not win,
+#   the same distribution g of units lost from every d: M is the triangular Toeplitz matrix of g
+#   (bar the column d' = 0), and (I - M)^-1 that of the power series 1 / (1 - g), by doubling
+#   (`_quiet_loop`). It depends on the attacker's dice alone and is kept by them. Nothing leaves
+#   the quiet d for higher ones, so they are solved last, with what the d above send down.
+# * the d above t: when there are few (at most _HOT_MOST; t >= 1 only when footmen are lost last,
+#   and then at most the 28 other units of the supply), the loop of every row kind over them is
+#   built and inverted at once (`_hot_loops`: the kinds' tables stacked, (I - M)^-1 =
+#   (I + M)(I + M^2)(I + M^4)...); otherwise the series b + b M + ... is summed trip by trip while
+#   it dies out fast (what goes on round the loop below 2^-70 of the battle's probability, far
+#   under a float's own rounding), and a loop still going after three trips is solved as the
+#   triangular system it is, over the d where it still carries probability (its rows one trip of
+#   each such d, in one step).
 #
 # Where the defender is gone (d = 0) the battle is over: that mass rides through stages 1-3
 # unchanged and is counted at stage 4, where the General Attack's matrix drops it.
 
 _TAIL = 2.0 ** -70
+_HOT_MOST = 32
+_TRIPS_MOST = 8
 
 
 def _zeros(shape: tuple[int, ...]):
@@ -476,6 +494,20 @@ def _defender_hits(rank: int, most_dice: int, cap: int, reroll: str | None):
 
 
 @lru_cache(maxsize=None)
+def _defender_layout(rank: int, most_dice: int, cap: int, reroll: str | None) -> tuple:
+    """`_defender_hits` as _Rank.by_flag lays it out, by dice count k: [flag in][(hits, flag out),
+    k], flag 0 no re-roll available, 1 available (only with `reroll`)."""
+    import numpy as np
+    t = _defender_hits(rank, most_dice, cap, reroll)
+    if not reroll:
+        return (t[1],)
+    k = most_dice + 1
+    unavailable = np.stack([t[1], _zeros((k, k))], axis=1)     # none after
+    available = np.stack([t[0], t[2]], axis=1)                  # used, not used
+    return tuple(_frozen(part.reshape(2 * k, k)) for part in (unavailable, available))
+
+
+@lru_cache(maxsize=None)
 def _general_attack(att_dice: int, cap: int, size: int, reroll: str | None):
     """Rank 4 for a row whose attacker rolls `att_dice` dice: the matrix from (flag, d) to
     (defender's hits, d'), flag 0 no re-roll available and, when `reroll`, 1 re-roll available;
@@ -497,19 +529,73 @@ def _general_attack(att_dice: int, cap: int, size: int, reroll: str | None):
     return _frozen(room[:, :size, :, :size].reshape(flags * size, 3 * size))
 
 
+@lru_cache(maxsize=1024)
+def _quiet_loop(ranked_dice: tuple[int, ...], att_dice: int, cap: int, size: int, reroll: str | None):
+    """(I - M)^-1 over d < size, M one trip round a row's cycle against a defender that rolls no
+    dice in ranks 1-3 (the row's "quiet" defender counts, module comment): the attacker rolls
+    ranked_dice[r - 1] dice in rank r and att_dice in the General Attack (`cap` as for
+    `_general_attack`). It depends on the attacker's dice only, so it is kept by them.
+
+    M[d, d'] = g[d - d'] for d' >= 1 (the attacker's hits in ranks 1-3 and a General Attack with
+    no hit for the defender, who rolls its full 2 dice there as d' + hits >= 2), so that part of
+    (I - M)^-1 is the triangular Toeplitz matrix of the power series h = 1 / (1 - g), found by
+    doubling, h = (1 + g)(1 + g^2)(1 + g^4)... (g has no constant term, so g^size vanishes);
+    the column d' = 0 (the General Attack took the defender's last units) is h times M[., 0]."""
+    import numpy as np
+
+    def build(room: int):
+        # rho: the attacker's hits in ranks 1-3, as a series in the hits
+        rho = np.ones(1)
+        for rank, dice in enumerate(ranked_dice, 1):
+            if dice:
+                hits = _zeros((dice + 1,))
+                for q, ah, _, _ in rank_outcomes(rank, dice, 0, None, 0, False):
+                    hits[ah] += q
+                rho = np.convolve(rho, hits)
+        rho = np.concatenate([rho, _zeros((room,))])[:room]
+        general = _general_attack(att_dice, cap, room, reroll)
+        fresh = (2 if reroll else 1) - 1
+        no_hit = general[fresh * room:(fresh + 1) * room, :room]        # [d, d'], the defender's hits 0
+        gamma = no_hit[room - 1, ::-1]                                  # [hits]: from a full defender
+        g = np.convolve(rho, gamma)[:room]
+        kills = np.convolve(rho, no_hit[:, 0])[:room]                   # M[d, 0]
+        h, power = _zeros((room,)), g
+        h[0] = 1
+        for _ in range((room - 1).bit_length()):
+            h = h + np.convolve(h, power)[:room]
+            power = np.convolve(power, power)[:room]
+        d = np.arange(room)
+        gap = d[:, None] - d[None, :]
+        q = np.concatenate([h, _zeros((1,))])[np.where(gap >= 0, gap, room)]
+        q[:, 0] = np.convolve(h, kills)[:room]
+        q[0, 0] = 1
+        return q
+    return _frozen(_grown_table(("quiet", ranked_dice, att_dice, cap, reroll), size, build)[:size, :size].copy())
+
+
 class _Rank(NamedTuple):
-    """Rank 1-3 of a row (_RowSweep._rank): `(x.reshape(-1) * table) @ conv` is the stage, table
-    [(hits, flag out), (flag in, d)] the defender's hits and what becomes of the re-roll, conv
-    [(flag in, d), d'] the attacker's hits (`single`, over d -> d') once per flag; no_hit
-    [(flag in, d), (flag out, d')] the part where the defender scores no hit, no_hit_by_flag[in,
-    out, d] its probability for each d."""
+    """Rank 1-3 of a row (_RowSweep._rank), for `_stage`: by_flag[f] [(hits, flag out), d] the
+    defender's hits and what becomes of the re-roll from flag f, single [d, d'] the attacker's
+    hits (`moves` the same, None when the attacker rolls no dice here); no_hit_by_flag[in, out, d]
+    the rows of no hit for the defender. For those few rows a stacked form takes fewer steps:
+    `(v * no_hit) @ conv` from v [(flag in, d)], no_hit [flag out, (flag in, d)], conv [(flag in,
+    d), d'] `single` once per flag."""
 
     key: tuple
-    table: Any
-    conv: Any
-    no_hit: Any
+    by_flag: tuple
     single: Any
+    moves: Any
     no_hit_by_flag: Any
+    no_hit: Any
+    conv: Any
+
+
+def _stage(by_flag: tuple, moves, x):
+    """x [..., flag in, d] through a rank (_Rank): [..., (hits, flag out), d']."""
+    z = x[..., 0, None, :] * by_flag[0]
+    for f in range(1, len(by_flag)):
+        z = z + x[..., f, None, :] * by_flag[f]
+    return z if moves is None else z @ moves
 
 
 @lru_cache(maxsize=None)
@@ -523,30 +609,20 @@ def _rank_tables(rank: int, dice: int, cap: int, def_dice: tuple[int, ...], rero
     """Rank 1-3 of a row whose attacker rolls `dice` dice, against a defender rolling def_dice[d]
     dice with d units left (`cap`: min(a, the defender's most dice), for the re-roll rule)."""
     n, flags = len(def_dice), 2 if reroll else 1
-    table, no_hit_by_flag = _defender_table(rank, cap, def_dice, reroll)
+    by_flag, no_hit_by_flag, no_hit = _defender_table(rank, cap, def_dice, reroll)
     single, conv = _attacker_conv(rank, dice, n, flags)
-    no_hit = _zeros((flags * n, flags * n))
-    for into in range(flags):
-        for out in range(flags):
-            no_hit[into * n:(into + 1) * n, out * n:(out + 1) * n] = no_hit_by_flag[into, out][:, None] * single
-    return _Rank((rank, dice, cap), table, conv, _frozen(no_hit), single, no_hit_by_flag)
+    return _Rank((rank, dice, cap), by_flag, single, single if dice else None, no_hit_by_flag, no_hit, conv)
 
 
 @lru_cache(maxsize=1024)
 def _defender_table(rank: int, cap: int, def_dice: tuple[int, ...], reroll: str | None) -> tuple:
-    """A rank's defender side over d (for _Rank): (table, no_hit_by_flag)."""
+    """A rank's defender side over d (for _Rank): (by_flag, no_hit_by_flag, no_hit)."""
     import numpy as np
-    n, flags, most = len(def_dice), 2 if reroll else 1, def_dice[-1]
-    hits = _defender_hits(rank, most, cap, reroll)[:, :, np.array(def_dice, dtype=np.intp)]
-    table = _zeros((most + 1, flags, flags * n))
-    table[:, 0, :n] = hits[1]                   # no re-roll available: none after
-    if flags == 2:
-        table[:, 0, n:] = hits[0]               # available before, used
-        table[:, 1, n:] = hits[2]               # available before, not used
-    table = table.reshape((most + 1) * flags, flags * n)
+    flags, dice = 2 if reroll else 1, np.array(def_dice, dtype=np.intp)
+    by_flag = tuple(_frozen(t[:, dice]) for t in _defender_layout(rank, def_dice[-1], cap, reroll))
     # no_hit_by_flag[in, out]: P(no hit for the defender, flag in -> out) over d
-    no_hit_by_flag = table[:flags].reshape(flags, flags, n).transpose(1, 0, 2)
-    return _frozen(table), _frozen(no_hit_by_flag)
+    no_hit_by_flag = np.stack([t[:flags] for t in by_flag])
+    return by_flag, _frozen(no_hit_by_flag), _frozen(np.concatenate(no_hit_by_flag, axis=1))
 
 
 @lru_cache(maxsize=None)
@@ -557,15 +633,56 @@ def _attacker_conv(rank: int, dice: int, size: int, flags: int) -> tuple:
     return single, _frozen(np.concatenate([single] * flags))
 
 
+def _loop_inverse(m):
+    """(I - M)^-1 for loops M [..., d, d'] that lower d (strictly lower triangular): each half of
+    the d by (I + M)(I + M^2)(I + M^4)... to M^w = 0, both halves at once, and the block between
+    them from those (the block inverse of a triangular matrix)."""
+    import numpy as np
+    w = m.shape[-1]
+    h = (w + 1) // 2
+    halves = np.stack([m[..., :h, :h], np.pad(m[..., h:, h:], [(0, 0)] * (m.ndim - 2) + [(0, 2 * h - w)] * 2)])
+    inverse, power = np.eye(h) + halves, halves
+    for _ in range((h - 1).bit_length() - 1):
+        power = power @ power
+        inverse = inverse + inverse @ power
+    out = _zeros(m.shape)
+    out[..., :h, :h] = inverse[0]
+    out[..., h:, h:] = inverse[1][..., :w - h, :w - h]
+    out[..., h:, :h] = out[..., h:, h:] @ m[..., h:, :h] @ inverse[0]
+    return out
+
+
+def _sum(terms: Iterable):
+    """The sum of arrays, without a copy of the first."""
+    return functools.reduce(operator.add, terms)
+
+
+def _round_trip(trip: list, v):
+    """v at stage 1 (the fresh flag, [..., d]) once round a row's cycle without a hit for the
+    defender (_Plan.trip), to stage 1 of the next cycle."""
+    for no_hit, m in trip:
+        v = v @ m if no_hit is None else ((v[..., None, :] * no_hit) @ m).reshape(v.shape[:-1] + (-1,))
+    return v
+
+
+def _trip(steps: list, fresh: int, n: int) -> list:
+    """A trip's steps (_Plan.trip), the first from the fresh flag alone."""
+    no_hit, m = steps[0]
+    first = (None, m[fresh * n:(fresh + 1) * n]) if no_hit is None else \
+        (no_hit[:, fresh * n:(fresh + 1) * n], m[fresh * n:(fresh + 1) * n])
+    return [first] + steps[1:]
+
+
 class _Plan:
     """What a row rolls (_RowSweep._plan): ranks [None, rank 1, 2, 3] (None where neither side has
     dice), the General Attack's matrix; `first`, once a third row rolls the same (floats), the
     matrix from the row's inflow to its stage-1 vector."""
 
-    def __init__(self, ranks: list, general: Any):
-        self.ranks, self.general = ranks, general
-        self.rows = 1
+    def __init__(self, ranks: list, general: Any, trip: list, quiet: Any):
+        self.ranks, self.general, self.trip, self.quiet = ranks, general, trip, quiet
+        self.rows = 0
         self.first = None
+        self.hot = None
 
 
 class _RowSweep:
@@ -587,6 +704,8 @@ class _RowSweep:
         self.att_dice = {r: [dice[r - 1][0] for dice in att] for r in range(1, GENERAL_ATTACK + 1)}
         self.def_dice = {r: tuple(dice[r - 1][1] for dice in dfn) for r in range(1, GENERAL_ATTACK)}
         self.most = {r: dice[-1] for r, dice in self.def_dice.items()}   # dice never grow with losses
+        # the quiet d: 0..quiet, where the defender rolls no dice in ranks 1-3 (a prefix, as above)
+        self.quiet = max(d for d in range(n) if not any(dice[d] for dice in self.def_dice.values()))
         self._ranks: dict = {}
         self._plans: dict = {}
         # inflow[a, stage, flag, d]: what has reached row a at a stage from the rows above
@@ -615,82 +734,126 @@ class _RowSweep:
                min(a, max(self.most.values())) if self.reroll else 0)
         plan = self._plans.get(key)
         if plan is None:
+            n, fresh = self.size, self.fresh
             ranks = [None] + [self._rank(r, a) for r in range(1, GENERAL_ATTACK)]
-            general = _general_attack(self.att_dice[GENERAL_ATTACK][a], min(a, 2) if self.reroll else 0,
-                                      self.size, self.reroll)
-            plan = self._plans[key] = _Plan(ranks, general)
-        else:
-            plan.rows += 1
-            if plan.rows == 3:
-                plan.first = self._first_matrix(plan)
+            att_dice, cap = self.att_dice[GENERAL_ATTACK][a], min(a, 2) if self.reroll else 0
+            general = _general_attack(att_dice, cap, n, self.reroll)
+            # one trip round the cycle without a hit for the defender, from stage 1 (fresh flag):
+            # (the defender's no-hit rows, the attacker's hits) per rank, then (None, the General
+            # Attack's no-hit part)
+            trip = _trip([(r.no_hit, r.conv) for r in ranks[1:] if r is not None] + [(None, general[:, :n])],
+                         fresh, n)
+            quiet = _quiet_loop(key[0][:GENERAL_ATTACK - 1], att_dice, cap, n, self.reroll) \
+                if self.quiet else None
+            plan = self._plans[key] = _Plan(ranks, general, trip, quiet)
         return plan
+
+    def _hot_loops(self, plans: list["_Plan"]) -> None:
+        """Every plan's (I - M)^-1 over the d above the quiet ones (module comment), all plans at
+        once: M's rows there are one trip of each such d, the plans' tables stacked."""
+        np, n, flags, lo = self.np, self.size, self.flags, self.quiet + 1
+        w, count = n - lo, len(plans)
+        # v[flag][plan, from d, d]: from stage 1 at the fresh flag (None: not moved yet); a
+        # re-roll once used stays used within a cycle, so flag f only goes to flags <= f
+        v = None
+        for r in range(1, GENERAL_ATTACK):
+            ranks = [plan.ranks[r] for plan in plans]
+            if all(rank is None for rank in ranks):
+                continue
+            same = np.eye(flags)[:, :, None] * np.ones(w)        # a stage where neither side rolls
+            no_hit = np.stack([same if rank is None else rank.no_hit_by_flag[:, :, lo:] for rank in ranks])
+            single = np.stack([np.eye(w) if rank is None else rank.single[lo:, lo:] for rank in ranks])
+            if v is None:       # from d alone: each d's no hit by flag, then the attacker's hits
+                v = [no_hit[:, self.fresh, out, :, None] * single for out in range(flags)]
+                continue
+            v = [_sum(v[into] * no_hit[:, into, out, None, :] for into in range(out, flags)) @ single
+                 for out in range(flags)]
+        if v is None:
+            v = [_zeros((count, w, w)) for _ in range(flags)]
+            v[self.fresh][:] = np.eye(w)
+        m = _sum(v[f] @ np.stack([plan.general[f * n + lo:(f + 1) * n, lo:n] for plan in plans])
+                 for f in range(flags))
+        for plan, loop in zip(plans, _loop_inverse(m)):
+            plan.hot = loop
 
     def _first_matrix(self, plan: "_Plan"):
         """For a row kind that several rows share (floats): the matrix from the row's inflow at
         stages 1-4, [(stage, flag, d)], to its stage-1 vector b (I - M)^-1 (module comment)."""
         np, n, flags, fresh = self.np, self.size, self.flags, self.fresh
-        ranks = plan.ranks[1:]
-        loop = np.linalg.inv(np.eye(n) - self._loop_matrix(ranks, plan.general, n))
+        first, *ranks = plan.ranks[1:]
         # after[s]: from (flag, d) at stage s + 2 to stage 1 of the next cycle, as [flag][d, d']
         after = [[plan.general[f * n:(f + 1) * n, :n] for f in range(flags)]]
-        for r in reversed(ranks[1:]):
-            after.insert(0, after[0] if r is None else self._through(r, after[0], n))
-        blocks = []
-        for stage_after in [None] + after:
-            for f in range(flags):
-                if stage_after is None:
-                    blocks.append(loop if f == fresh else np.zeros((n, n)))
-                else:
-                    blocks.append(stage_after[f] @ loop)
-        return _frozen(np.concatenate(blocks))
+        for r in reversed(ranks):
+            after.insert(0, after[0] if r is None else self._through(r, after[0]))
+        # M: one trip round the row's cycle without a hit for the defender, from the fresh flag
+        m = after[0] if first is None else self._through(first, after[0])
+        loop = np.linalg.inv(np.eye(n) - m[fresh])
+        stage1 = [loop if f == fresh else _zeros((n, n)) for f in range(flags)]
+        return _frozen(np.concatenate(stage1 + [np.concatenate([y for ys in after for y in ys]) @ loop]))
 
-    def _through(self, r: _Rank, m: list, k: int) -> list:
-        """The no-hit part of rank r over d < k followed by m ([flag][d, d'])."""
-        after = [r.single[:k, :k] @ y for y in m]
-        return [sum(r.no_hit_by_flag[into, out, :k, None] * after[out] for out in range(self.flags))
+    def _through(self, r: _Rank, m: list) -> list:
+        """The no-hit part of rank r followed by m ([flag][d, d'])."""
+        after = [r.single @ y for y in m]
+        return [_sum(r.no_hit_by_flag[into, out, :, None] * after[out] for out in range(self.flags))
                 for into in range(self.flags)]
 
     def _first(self, plan: "_Plan", b):
-        """The row's stage-1 vector b (I - M)^-1 (module comment above): the series b + b M + ...
-        trip by trip, to its end with fractions; with floats while it dies out fast, and a loop
-        still going after three trips is solved over the d where it still carries probability."""
-        np, n, fresh = self.np, self.size, self.fresh
-        trip = [r.no_hit for r in plan.ranks[1:] if r is not None] + [plan.general[:, :n]]
-        trip[0] = trip[0][fresh * n:(fresh + 1) * n]
-        first, left = b.copy(), b
-        for trips in itertools.count(1):
-            for step in trip:
-                left = left @ step
-            first += left
-            if left.sum() < _TAIL:
-                return first
-            if trips == 3:
+        """The row's stage-1 vector b (I - M)^-1 (module comment above). Over the quiet d (d <= t,
+        where the defender rolls no dice in ranks 1-3) M is the attacker's alone, and
+        `_quiet_loop`, kept by the attacker's dice, solves it; over the d above, the plan's loop
+        from `_hot_loops` when there is one, else the series b + b M + ... trip by trip (what a
+        trip sends down to the quiet d is kept for that solve) while it dies out fast: past three
+        trips only while, at the rate it falls, it ends within _TRIPS_MOST; what is left then is
+        solved over the d where it still carries probability."""
+        np, n, t = self.np, self.size, self.quiet
+        if t == n - 1:
+            return b @ plan.quiet
+        if plan.hot is not None:
+            first = b.copy()
+            first[t + 1:] = b[t + 1:] @ plan.hot
+            spill = first.copy()
+            spill[:t + 1] = 0
+            first[:t + 1] = (b[:t + 1] + _round_trip(plan.trip, spill)[:t + 1]) @ plan.quiet[:t + 1, :t + 1]
+            return first
+        trip = plan.trip
+        first, left = b.copy(), b.copy()
+        left[:t + 1] = 0
+        quiet = b[:t + 1].copy()            # what reaches stage 1 at a quiet d from above it
+        mass = left.sum()
+        for trips in itertools.count():
+            if mass < _TAIL:
                 break
-        # d from k up carries less than half the tail: the loop is solved over d < k
-        k = n - int(np.searchsorted(np.cumsum(left[::-1]), _TAIL / 2))
-        m = self._loop_matrix(plan.ranks[1:], plan.general, k)
-        first[:k] += np.linalg.solve((np.eye(k) - m).T, left[:k] @ m)
+            # from the third trip on: solve the rest unless, at the rate it falls, the series
+            # ends within _TRIPS_MOST trips (a trip costs less than a wide solve)
+            if trips >= 3 and (trips >= _TRIPS_MOST or mass >= was
+                               or mass * (mass / was) ** (_TRIPS_MOST - trips) >= _TAIL):
+                # d from k up carries less than half the tail: the rest of the loop is solved over
+                # t < d < k, M's rows there one trip of each d (what they send down included)
+                k = n - int(np.searchsorted(np.cumsum(left[::-1]), _TAIL / 2))
+                m = _round_trip(trip, np.eye(n)[t + 1:k])
+                rest = np.linalg.solve(np.eye(k - t - 1) - m[:, t + 1:k].T, left[t + 1:k])
+                first[t + 1:k] += rest - left[t + 1:k]
+                quiet += rest @ m[:, :t + 1]
+                break
+            left = _round_trip(trip, left)
+            quiet += left[:t + 1]
+            left[:t + 1] = 0
+            first += left
+            was, mass = mass, left.sum()
+        first[:t + 1] = quiet @ plan.quiet[:t + 1, :t + 1] if t else quiet
         return first
-
-    def _loop_matrix(self, ranks, general, k: int):
-        """M over d < k: one trip round the row's cycle without a hit for the defender, from d
-        at stage 1 (the fresh flag) to d' at stage 1 of the next cycle (d only falls, so d < k
-        stays below k)."""
-        n = self.size
-        # m[f][d, d']: from (flag f, d) before the stage, to d' at stage 1 of the next cycle
-        m = [general[f * n:f * n + k, :k] for f in range(self.flags)]
-        for r in reversed(ranks):
-            if r is not None:
-                m = self._through(r, m, k)
-        return m[self.fresh]
 
     def run(self) -> dict[tuple[int, int], Probability]:
         n, fresh, flags = self.size, self.fresh, self.flags
+        plans = [None] + [self._plan(a) for a in range(1, self.A + 1)]      # [a]: row a's
+        if 0 < n - 1 - self.quiet <= _HOT_MOST and self.quiet:
+            self._hot_loops(list({id(plan): plan for plan in plans[1:]}.values()))
         for a in range(self.A, 0, -1):
             inflow = self.inflow[a]
-            if not inflow.any():
-                continue
-            plan = self._plan(a)
+            plan = plans[a]
+            plan.rows += 1
+            if plan.rows == 3:
+                plan.first = self._first_matrix(plan)
             ranks, general = plan.ranks, plan.general
             x = self.stage1
             if plan.first is not None:          # a row like an earlier one: all of it at once
@@ -700,36 +863,36 @@ class _RowSweep:
                 v = inflow[2].reshape(-1)
                 for r in (2, 3):
                     if ranks[r] is not None:
-                        v = v @ ranks[r].no_hit
+                        v = ((v * ranks[r].no_hit) @ ranks[r].conv).reshape(-1)
                     v = v + inflow[r + 1].reshape(-1)
                 x[fresh] = self._first(plan, inflow[1, fresh] + v @ general[:, :n])
             # the row, stage by stage, sending what the defender hit to the rows below
             for r in (1, 2, 3):
-                if ranks[r] is None:
+                rank = ranks[r]
+                if rank is None:
                     x = inflow[r + 1] + x
                     continue
-                y = ((x.reshape(-1) * ranks[r].table) @ ranks[r].conv).reshape(-1, flags, n)
-                self._send(r + 1, a, y)
+                if r == 1:      # stage 1 holds the fresh flag alone
+                    y = _stage(rank.by_flag[fresh:fresh + 1], rank.moves, x[fresh:fresh + 1])
+                else:
+                    y = _stage(rank.by_flag, rank.moves, x)
+                y = y.reshape(-1, flags, n)
+                # what the defender hit goes to the rows below; from the attacker's last unit
+                # up, the battle is over
+                k = min(len(y), a) - 1
+                self.inflow[a - k:a, r + 1] += y[k:0:-1]
+                if len(y) > a:
+                    self.ends_def += y[a:].sum(axis=(0, 1))
                 x = inflow[r + 1] + y[0]
             self.ends_att[a] += x[:, 0].sum()
-            y = (x.reshape(-1) @ general).reshape(3, 1, n)
-            self._send(1, a, y, fresh)
+            y = (x.reshape(-1) @ general).reshape(3, n)
+            k = min(3, a) - 1
+            self.inflow[a - k:a, 1, fresh] += y[k:0:-1]
+            if a < 3:
+                self.ends_def += y[a:].sum(axis=0)
         ends = {(a, 0): p for a, p in enumerate(self.ends_att) if a and p}
         ends.update({(0, d): p for d, p in enumerate(self.ends_def) if p})
         return ends
-
-    def _send(self, stage: int, a: int, y, flag: int | None = None) -> None:
-        """Add y[hits, flag, d'] (hits >= 1) to rows a - hits at `stage` (all flags, or the one
-        given); hits that reach the attacker's last unit end the battle for the defender."""
-        hits = len(y) - 1
-        k = min(hits, a - 1)
-        if k > 0:
-            if flag is None:
-                self.inflow[a - k:a, stage] += y[k:0:-1]
-            else:
-                self.inflow[a - k:a, stage, flag] += y[k:0:-1, 0]
-        if hits >= a:
-            self.ends_def += y[a:].sum(axis=(0, 1))
 
 
 # ---------------------------------------------------------------------------------------------
