@@ -107,6 +107,16 @@ def test_each_board_problem_names_its_key(tmp_path, change, expected):
     (lambda c: c["mercenaries"][30].update(deck="base"), "a Herald is one of For Glory's New Mercenary Cards"),
     (lambda c: c["mercenaries"][0].update(ability="Sneaky"), "mercenaries[0].ability: only a Leader or a Herald"),
     (lambda c: c["mercenaries"][29].update(kind="captain"), "mercenaries[29].kind: expected one of"),
+    # a misspelt optional key would read as the key left out: named instead, with the closest key
+    (lambda c: c["mercenaries"][0].update(wages=1), "mercenaries[0].wages: unknown key 'wages' (did you mean 'wage'?)"),
+    (lambda c: c["events"][0].update(colour="red"), "events[0].colour: unknown key 'colour' (did you mean 'color'?)"),
+    (lambda c: c["agendas"][0].update(bars_attendence=True), "agendas[0].bars_attendence: unknown key 'bars_attendence' (did you mean 'bars_attendance'?)"),
+    (lambda c: c["fate"][0].update(natonality="x"), "fate[0].natonality: unknown key 'natonality' (did you mean 'nationality'?)"),
+    (lambda c: c["barons"][0]["regulars"][0].update(wgae=1), "barons[0].regulars[0].wgae: unknown key 'wgae' (did you mean 'wage'?)"),
+    (lambda c: c["nobles"][0].update(abilty="x"), "nobles[0].abilty: unknown key 'abilty' (did you mean 'ability'?)"),
+    (lambda c: c["action_cards"]["neutral"][0].update(area="hand"), "action_cards.neutral[0].area: unknown key 'area'"),
+    (lambda c: c["crown_and_glory"]["missions"][0].update(txt="a"), "crown_and_glory.missions[0].txt: unknown key 'txt' (did you mean 'text'?)"),
+    (lambda c: c["crown_and_glory"].update(garisson={}), "crown_and_glory.garisson: unknown key 'garisson' (did you mean 'garrison'?)"),
 ])
 def test_each_cards_problem_names_its_key(tmp_path, change, expected):
     bad = copy.deepcopy(CARDS)

@@ -186,10 +186,32 @@ def _area_of(kind: str, s: Shape, p: Problems) -> Any:
     return s.one_of(SPECIAL_AREAS + (HAND,))
 
 
+# The keys each object of a cards file may have (docs/warrior-knights.md, "The cards file"): any
+# other is a problem naming the closest, so that a misspelt optional key is not read as left out.
+BARON_KEYS = ("color", "stronghold_strength", "regulars")
+REGULAR_KEYS = ("strength", "wage")
+NOBLE_KEYS = ("baron", "shape", "ability", "text")
+ACTION_KEYS = ("type", "copies", "area", "options", "deck")
+MERCENARY_KEYS = ("id", "nationality", "strength", "wage", "kind", "ability", "deck")
+LISTED_KEYS = {
+    "fate": ("id", "baron", "revolt", "noble", "battle", "expeditions", "city", "nationality", "deck"),
+    "agendas": ("id", "title", "kind", "vote", "income", "maintained_troops", "bars_attendance", "text", "deck"),
+    "events": ("id", "title", "color", "cancel_faith", "needs_fate_target", "text", "deck"),
+}
+GLORY_KEYS = {"": ("advancements", "town_levies", "garrison", "missions", "kings_army"),
+              "advancements": ("id", "knowledge", "when", "exhausts", "text"),
+              "town_levies": ("id", "city", "strength", "nationality"),
+              "missions": ("id", "text", "check"),     # check: a note for the reader, not read
+              "kings_army": ("strength", "wage")}
+
+
 def _baron_cards(top: Shape, p: Problems) -> Mapping[str, BaronCard]:
     out: dict[str, BaronCard] = {}
     for b in top["barons"].list():
         with p.each():
+            p.unknown(b, BARON_KEYS)
+            for r in b["regulars"].list():
+                p.unknown(r, REGULAR_KEYS)
             color = b["color"].str()
             if color in out:
                 p.add(b["color"], f"the Baron colour {color!r} is used twice")
@@ -212,6 +234,7 @@ def _noble_cards(top: Shape, p: Problems, barons: Mapping[str, BaronCard] | None
     out: dict[tuple[str, str], NobleCard] = {}
     for n in top["nobles"].list():
         with p.each():
+            p.unknown(n, NOBLE_KEYS)
             baron, shape = n["baron"].str(), n["shape"].one_of(NOBLE_SHAPES)
             ability = n["ability"].one_of(ABILITIES)
             if barons is not None and baron not in barons:
@@ -234,9 +257,11 @@ def _noble_cards(top: Shape, p: Problems, barons: Mapping[str, BaronCard] | None
 
 def _action_cards(top: Shape, p: Problems) -> tuple[Mapping[str, ActionKind], Mapping[str, ActionKind]]:
     sec = top["action_cards"]
+    p.unknown(sec, ("baron", "neutral"))
     baron: dict[str, ActionKind] = {}
     for a in sec["baron"].list():
         with p.each():
+            p.unknown(a, ACTION_KEYS)
             kind = a["type"].one_of(BARON_ACTIONS)
             copies = a["copies"].int()
             if copies < 1:
@@ -260,6 +285,7 @@ def _action_cards(top: Shape, p: Problems) -> tuple[Mapping[str, ActionKind], Ma
     neutral: dict[str, ActionKind] = {}
     for a in sec["neutral"].list():
         with p.each():
+            p.unknown(a, ("type", "copies", "deck"))
             kind = a["type"].one_of(NEUTRAL_ACTIONS)
             copies = a["copies"].int()
             deck = _deck(a)
@@ -280,6 +306,7 @@ def _mercenaries(top: Shape, p: Problems) -> Mapping[str, Mercenary]:
     out: dict[str, Mercenary] = {}
     for m in top["mercenaries"].list():
         with p.each():
+            p.unknown(m, MERCENARY_KEYS)
             mid = m["id"].str()
             if mid in out:
                 p.add(m["id"], f"the Mercenary card id {mid!r} is used twice")
@@ -328,6 +355,7 @@ def _fate(top: Shape, p: Problems, barons: Mapping[str, BaronCard] | None) -> Ma
     out: dict[str, FateCard] = {}
     for f in top["fate"].list():
         with p.each():
+            p.unknown(f, LISTED_KEYS["fate"])
             fid = f["id"].str()
             if fid in out:
                 p.add(f["id"], f"the Fate card id {fid!r} is used twice")
@@ -358,6 +386,7 @@ def _listed(top: Shape, key: str, p: Problems, read) -> Mapping[str, Any]:
     out: dict[str, Any] = {}
     for x in top[key].list():
         with p.each():
+            p.unknown(x, LISTED_KEYS[key])
             xid = x["id"].str()
             if xid in out:
                 p.add(x["id"], f"the card id {xid!r} is used twice")
@@ -371,6 +400,12 @@ def _listed(top: Shape, key: str, p: Problems, read) -> Mapping[str, Any]:
 def _crown_and_glory(top: Shape, p: Problems) -> Mapping[str, Any]:
     cg = top["crown_and_glory"]
     out: dict[str, Any] = {}
+    p.unknown(cg, GLORY_KEYS[""])
+    for section in ("advancements", "town_levies", "missions", "kings_army"):
+        with p.each():
+            for x in cg.get(section, []).list():
+                p.unknown(x, GLORY_KEYS[section])
+    p.unknown(cg.get("garrison", {}), ("count", "strength", "wage"))
     with p.each():
         adv = {}
         for a in cg.get("advancements", []).list():
