@@ -82,7 +82,9 @@ def dashboard(
     city, seat and opening bid, game lengths, King's Orders card use, battle luck against the
     exact odds, dice fairness; with the flagged dice and the luckiest and unluckiest players.
     With Risk Legacy games: win rates by faction, starting power and turn order, Red Stars,
-    each campaign's world game by game, and the attack rolls against the exact odds.
+    each campaign's world game by game, and the attack rolls against the exact odds. With
+    Warrior Knights games: win rates by seat, cities held, Assembly outcomes, expedition
+    returns and battles by kind.
 
     Each real game is counted once, and only when it is judged clean: games with findings
     (their own, or their campaign's) and copies of a game counted are left out, and the page
