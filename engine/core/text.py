@@ -3,6 +3,8 @@ short."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 
 def plural(n: int, noun: str, nouns: str | None = None) -> str:
     """'1 crown', '2 crowns', '1,024 games': the count and its noun, agreeing (`nouns` for an
@@ -10,10 +12,12 @@ def plural(n: int, noun: str, nouns: str | None = None) -> str:
     return f"{n:,} {noun if n == 1 else nouns or noun + 's'}"
 
 
-def and_list(items) -> str:
+def and_list(items: Iterable[object]) -> str:
     """'blue', 'blue and red', 'blue, red and green': names in a sentence ('' for none)."""
-    items = [str(i) for i in items]
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}" if items else ""
+    names = [str(i) for i in items]
+    if len(names) <= 1:
+        return "".join(names)
+    return f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 def seq_text(n: int) -> str:
