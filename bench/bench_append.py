@@ -15,6 +15,11 @@ Two measurements, both in this run:
    a judged event are always timed under the same load. Each ratio is the median of the
    per-pair ratios.
 
+3. the same appends as in 1, grouped by event type: for each type common in both the first and
+   the last third of the game, the median append early against late. The first and last EDGE
+   appends of a game are different kinds of event (bids and set-up early, battles and the
+   analytics rows they change late), so this is the comparison that isolates the game's length.
+
 Targets (docs/architecture.md): last/first <= 1.5 (an append judges only its events) and
 append / judged event <= 3x. Compare ratios across runs, not seconds. Not part of the tests.
 """
@@ -83,6 +88,32 @@ def paired(path: Path, envelopes: list[dict], folder: Path) -> list[tuple[float,
     return out
 
 
+def by_type(envelopes: list[dict], times: list[float], least: int = 5) -> None:
+    """Print, per event type common early and late, the median append in the first and the last
+    third of the game, and the ratio of the two."""
+    third = len(times) // 3
+    early: dict[str, list[float]] = {}
+    late: dict[str, list[float]] = {}
+    for i, (envelope, t) in enumerate(zip(envelopes, times)):
+        if 0 < i < third:
+            early.setdefault(envelope["type"], []).append(t)
+        elif i >= len(times) - third:
+            late.setdefault(envelope["type"], []).append(t)
+    common = sorted(k for k in early.keys() & late.keys()
+                    if len(early[k]) >= least and len(late[k]) >= least)
+    if not common:
+        return
+    print(f"by event type (appends in the first and the last third of the game, medians):")
+    ratios = []
+    for kind in common:
+        a, b = statistics.median(early[kind]), statistics.median(late[kind])
+        ratios.append(b / a)
+        print(f"  {kind:<18} {1e3 * a:6.2f} ms -> {1e3 * b:6.2f} ms  {b / a:5.2f}x  "
+              f"({len(early[kind])} / {len(late[kind])} appends)")
+    print(f"  median of the ratios, late / early, same event type: "
+          f"{statistics.median(ratios):.2f}x  (target <= 1.5)")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", type=Path, default=GAME, help="the sealed log to append")
@@ -106,6 +137,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"  ratio last / first append: {last / first:.2f}x  (target <= 1.5)")
     print(f"  ratio one append (last {EDGE}) / one judged event: {last / per_event:.0f}x  "
           f"(target <= 3x); mean append / judged event: {mean / per_event:.0f}x")
+    by_type(envelopes, times)
     early = statistics.median(p[0] for p in pairs)
     late = statistics.median(p[1] for p in pairs)
     print(f"paired ({EDGE} pairs, each with a replay between): early {ms * early:.2f} ms, "
