@@ -75,6 +75,25 @@ window.addEventListener("load", function () {
       change["legend.maxheight"] = 19 * rows + 10;      // every entry shown, none scrolled
       change["legend.entrywidth"] = Math.floor((room - 30) / columns) - 55;   // less the symbol
       change["legend.font.size"] = 10;
+      if (room < %(narrow_map)d) {     // the names off, the badges' glyphs kept (NARROW_KEY)
+        var narrowed = function (t) {
+          return t.meta && t.meta.narrow ? Object.assign({}, t, t.meta.narrow) : t;
+        };
+        ((div._transitionData || {})._frames || []).forEach(function (f) {
+          if (f.data) f.data = f.data.map(narrowed);
+        });
+        div.data.forEach(function (t, i) {
+          if (!(t.meta && t.meta.narrow)) return;
+          var update = {};
+          Object.keys(t.meta.narrow).forEach(function (k) { update[k] = [t.meta.narrow[k]]; });
+          Plotly.restyle(div, update, [i]);
+        });
+        var note = document.createElement("p");
+        note.className = "note";
+        note.textContent = "On a screen this narrow the names are left off the map: tap a place "
+          + "to see its name.";
+        div.closest(".chart").insertAdjacentElement("afterend", note);
+      }
     }
     change["title.y"] = 1 - 30 / change.height;
     div.parentElement.style.width = room + "px";      // plotly's wrapper has the fixed size
@@ -163,6 +182,14 @@ def _badge_text(glyph: str, text: str, slot: str) -> str:
     return f"{word} {glyph}" if slot.endswith("left") else f"{glyph} {word}"
 
 
+# On a map drawn narrower than NARROW_MAP px (a phone) the places' names crowd each other into a
+# blur: a trace says in its `meta` what it becomes there (the names trace drops its text, a badge
+# keeps its glyph and drops its word), and the pages apply it (NARROW_SCRIPT here, the live page's
+# script in ledger/service/page.py). A tap on a place still names it (its hover text).
+NARROW_KEY = "narrow"
+NARROW_MAP = 600
+
+
 def _marks_traces(marks: tuple[Mark, ...], board: BoardMap,
                   colours: Mapping[str, str]) -> list[go.Scattergeo]:
     """One board's traces: the marks with their counts, the places' names under them, and a
@@ -195,7 +222,7 @@ def _marks_traces(marks: tuple[Mark, ...], board: BoardMap,
                       text=[html.escape(board.names.get(m.place, m.place)) for m in marks],
                       textposition="bottom center", hoverinfo="skip",
                       textfont={"color": LABEL_COLOUR, "size": 10},
-                      marker={"size": size, "opacity": 0})]
+                      marker={"size": size, "opacity": 0}, meta={NARROW_KEY: {"mode": "markers"}})]
     slots = badge_slots(board)
     for kind in board.badges:
         worn = [(i, b) for i, m in enumerate(marks) for b in m.badges if b.kind == kind.key]
@@ -204,6 +231,7 @@ def _marks_traces(marks: tuple[Mark, ...], board: BoardMap,
             name=kind.name, showlegend=False, hoverinfo="skip",
             text=[_badge_text(BADGE_GLYPHS.get(kind.symbol, "\u25cf"), b.text, slots[kind.key])
                   for _, b in worn],
+            meta={NARROW_KEY: {"text": [BADGE_GLYPHS.get(kind.symbol, "\u25cf") for _ in worn]}},
             textposition=slots[kind.key],
             textfont={"size": 12, "color": [colours.get(b.player, kind.colour) if b.player
                                             else kind.colour for _, b in worn]},
@@ -399,9 +427,10 @@ def render_game_page(j: Judgement, out_path: str | Path, *, data: Any = None) ->
             head += NARROW_SCRIPT % {
                 "legend": sum(1 for t in board.figure.data if t.showlegend is not False),
                 "aspect": map_aspect(spec.map.area),
-                "title": json.dumps(f"The board after each turn ({len(spec.frames)} boards)")}
+                "title": json.dumps(f"The board after each turn ({len(spec.frames)} boards)"),
+                "narrow_map": NARROW_MAP}
         elif charts:
-            head += NARROW_SCRIPT % {"legend": 0, "aspect": 1, "title": '""'}
+            head += NARROW_SCRIPT % {"legend": 0, "aspect": 1, "title": '""', "narrow_map": NARROW_MAP}
     except ValueError as exc:
         raise ValueError(f"{j.file}: {exc}") from None
     fragments = chart_html(([board] if board else []) + charts)

@@ -161,3 +161,37 @@ def test_screenshots_are_kept(pages, doms, artifacts):
     for name in pages:
         data = (artifacts / f"{name}.png").read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 50_000, name
+
+
+def test_on_a_phone_the_map_leaves_the_names_off_on_every_board(pages, tmp_path):
+    """A map narrower than NARROW_MAP drops the places' names (they crowd into a blur there) on
+    the board shown and on every board of the slider, keeps a badge's glyph, and says that a tap
+    names a place; a wide one keeps them."""
+    from analytics.game_page import NARROW_MAP
+    from tests.cdp import Chromium
+    names = ("JSON.stringify(document.getElementById('board-map').data.filter(function (t) "
+             "{ return (t.name === 'names' || t.name.indexOf('city') === 0) && t.text; })"
+             ".map(function (t) { return [t.name, t.mode, t.text.join('|')]; }))")
+    slide = ("Plotly.animate(document.getElementById('board-map'), ['0'], {mode: 'immediate', "
+             "frame: {duration: 0, redraw: true}, transition: {duration: 0}}).then(function () "
+             "{ return 1; })")
+    with Chromium(tmp_path / "profile") as browser:
+        for width in (390, 1400):
+            tab = browser.open(pages["game42"].resolve().as_uri(), width=width, height=1200)
+            tab.wait_for("document.querySelector('#board-map .main-svg') !== null "
+                         "&& document.readyState === 'complete'", timeout=90)
+            narrow = width - 40 < NARROW_MAP
+            if narrow:        # the page's load handler redraws a narrow map, the note last
+                tab.wait_for("document.querySelectorAll('p.note').length > 1", timeout=30)
+            for when in ("last board", "first board"):
+                if when == "first board":
+                    assert tab.evaluate(slide) == 1
+                traces = __import__("json").loads(tab.evaluate(names))
+                modes = {name: mode for name, mode, _ in traces}
+                assert modes["names"] == ("markers" if narrow else "markers+text"), (width, when)
+                badges = [text for name, _, text in traces if name != "names"]
+                # a badge's word (a city's name) is a span beside its glyph
+                assert badges and all(("<span" in t) != narrow for t in badges), (width, when)
+            note = tab.evaluate("Array.prototype.map.call(document.querySelectorAll('p.note'), "
+                                "function (p) { return p.textContent; }).join(' ')")
+            assert ("tap a place to see its name" in note) == narrow, width

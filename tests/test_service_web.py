@@ -163,6 +163,12 @@ DRAWN = """(function () {
 })()"""
 
 
+NAMES_MODE = ("document.getElementById('board').data.filter(function (t) "
+              "{ return t.name === 'names'; }).map(function (t) { return t.mode; })")
+MARKS_HOVER = ("document.getElementById('board').data.filter(function (t) "
+               "{ return t.name === 'territories'; })[0].hovertext")
+
+
 def _drawn(tab, seq: int) -> dict:
     tab.wait_for(f"document.body.dataset.seq === '{seq}'", timeout=60)
     return tab.evaluate(DRAWN)
@@ -219,6 +225,15 @@ def test_the_live_page_follows_the_game_in_a_browser(tmp_path, tmp_path_factory,
         _keep(blue, shots / "live-blue.png", 1100)
         phone = browser.open(f"{base}/games/{GAME}", width=390, height=900)
         assert _drawn(phone, TURNS)["counts"] == after[None]["counts"]
+        # on a phone the places' names are left off the map (they crowd into a blur there); a
+        # tap still names a place (the marks' hover text), and the page says so
+        assert phone.evaluate(NAMES_MODE) == ["markers"]
+        assert spectator.evaluate(NAMES_MODE) == ["markers+text"]
+        assert all(h.startswith("<b>") for h in phone.evaluate(MARKS_HOVER))
+        assert phone.evaluate("document.getElementById('board-about').textContent").endswith(
+            "the names are left off the map: tap a place to see its name.")
+        assert "tap a place" not in spectator.evaluate(
+            "document.getElementById('board-about').textContent")
         _keep(phone, shots / "live-phone.png", 1600)
 
 

@@ -251,6 +251,7 @@ LIVE_SCRIPT = r"""
 (function () {
   "use strict";
   var GAME = %(game)s, BASE = "/games/" + encodeURIComponent(GAME), NARROW = %(narrow)d;
+  var NARROW_MAP = %(narrow_map)d;   // a map narrower than this draws its traces' narrow form
   var KEY = "ledger-token:" + GAME;
   var $ = function (id) { return document.getElementById(id); };
 
@@ -330,8 +331,16 @@ LIVE_SCRIPT = r"""
     words.hidden = !(b && b.lines && !b.figure);
     if (!b || !b.figure) { plot.hidden = true; return Promise.resolve(); }
     plot.hidden = false;
+    var layout = mapLayout(b, box), data = b.figure.data;
+    if (layout.width < NARROW_MAP) {     // a phone: the names off the map, a tap names a place
+      data = data.map(function (t) {
+        return t.meta && t.meta.narrow ? Object.assign({}, t, t.meta.narrow) : t;
+      });
+      $("board-about").textContent += (b.about || b.caption ? " " : "")
+        + "On a screen this narrow the names are left off the map: tap a place to see its name.";
+    }
     return loadGeo(b.region).then(function () {
-      return Plotly.react(plot, b.figure.data, mapLayout(b, box), CONFIG);
+      return Plotly.react(plot, data, layout, CONFIG);
     });
   }
   function drawCharts(p) {
@@ -480,6 +489,7 @@ LIVE_SCRIPT = r"""
 
 def live_html(game_id: str, plotly_name: str) -> str:
     """The live page of `game_id` (the same for every caller: it holds no game data)."""
+    from analytics.game_page import NARROW_MAP
     from analytics.page import NARROW_SCREEN, html_page
     gid = html.escape(game_id)
     body = f"""
@@ -507,7 +517,8 @@ def live_html(game_id: str, plotly_name: str) -> str:
 </div>
 <noscript><p class="warning">This page draws the game with JavaScript. The log as data:
 /games/{gid}/events</p></noscript>"""
-    script = LIVE_SCRIPT % {"game": _js_string(game_id), "narrow": NARROW_SCREEN}
+    script = LIVE_SCRIPT % {"game": _js_string(game_id), "narrow": NARROW_SCREEN,
+                            "narrow_map": NARROW_MAP}
     head = (LIVE_STYLE + f'<script src="/assets/{html.escape(plotly_name)}"></script>')
     return html_page(f"Game {game_id}, live", body + f"<script>{script}</script>", head=head)
 
