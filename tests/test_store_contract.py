@@ -231,6 +231,16 @@ class StoreContract:
         assert store.recheck() == []
         assert store.game("game42-castle-no-siege").finding_count == 1
 
+    def test_memo_values_another_writer_stored_first_are_kept_once(self, store):
+        from engine.core.memo import Memo
+        ingest_paths(store, [SAMPLES / "sim-0001.jsonl"])
+        memo = "SELECT kind, key, value FROM memo ORDER BY kind, key"
+        kept = store.query(memo).rows()
+        assert kept
+        store._memo = Memo()     # as if another writer had stored them since this one read the table
+        assert store.recheck() == []
+        assert store.query(memo).rows() == kept
+
     def test_check_passes_on_stored_games(self, store):
         store.ingest_read(read_of(game("g1")))
         store.ingest_read(read_of(game("g2")[:60]))

@@ -22,7 +22,7 @@ from ledger.store.errors import NotAStore, StoreBusy, StoreError
 from ledger.store.interface import Reject
 from ledger.store.mapper import _ArrowStream, _now, event_frame
 from ledger.store.models import GENERIC_MODELS
-from ledger.store.sql import (_CARRY_SCHEMA, _GAME_SCHEMA, _GAME_UPDATE_COLUMNS, _JSON_COLUMNS,
+from ledger.store.sql import (MEMO_TABLE, _CARRY_SCHEMA, _GAME_SCHEMA, _GAME_UPDATE_COLUMNS, _JSON_COLUMNS,
                               _REJECT_SCHEMA, _SNAPSHOT_SCHEMA, SqlStore, _int32,
                               export_file_stems)
 from replay.logfile import LogRead, RawEvent, path_problem
@@ -195,7 +195,8 @@ class DuckDBStore(SqlStore):
         return self._one("SELECT count(*) FROM duckdb_tables() WHERE schema_name = "
                          "current_schema() AND table_name = 'campaign_findings'")[0] == 1
 
-    def _insert_select(self, table: str, frame: pl.DataFrame, select_list: str = "*") -> None:
+    def _insert_select(self, table: str, frame: pl.DataFrame, select_list: str = "*",
+                       on_conflict: str = "") -> None:
         if frame.height == 0:
             return
         view = f"_ledger_{table}"
@@ -203,7 +204,7 @@ class DuckDBStore(SqlStore):
         try:
             self._con.execute(
                 f'INSERT INTO {at.quoted(table)} BY NAME SELECT {select_list} FROM "{view}"'
-            ).fetchall()
+                + on_conflict).fetchall()
         finally:
             self._con.unregister(view)
 
@@ -234,6 +235,13 @@ class DuckDBStore(SqlStore):
                               "SELECT * FROM _ledger_carries").fetchall()
         finally:
             self._con.unregister("_ledger_carries")
+
+    def _write_memo(self, rows: list[tuple[str, str, str]]) -> None:
+        kinds, keys, values = zip(*rows)
+        self._insert_select(MEMO_TABLE, pl.DataFrame(
+            {"kind": kinds, "key": keys, "value": values},
+            schema={"kind": pl.String, "key": pl.String, "value": pl.String}),
+            on_conflict=" ON CONFLICT DO NOTHING")
 
     def _save_carry_sql(self, where: str = "") -> str:
         return ("INSERT OR REPLACE INTO game_states (game_id, seq, ruleset_version, data_digest, "

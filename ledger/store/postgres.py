@@ -36,7 +36,7 @@ from ledger.store.errors import StoreError
 from ledger.store.interface import Reject
 from ledger.store.urls import display_name
 from ledger.store.mapper import _now
-from ledger.store.sql import _GAME_UPDATE_COLUMNS, _JSON_COLUMNS, SqlStore, _int32
+from ledger.store.sql import MEMO_TABLE, _GAME_UPDATE_COLUMNS, _JSON_COLUMNS, SqlStore, _int32
 from replay.logfile import LogRead, RawEvent
 
 CHANNEL = "ledger_events"
@@ -323,6 +323,12 @@ class PostgresStore(SqlStore):
         sql = self._save_carry_sql()
         for row in rows:
             self._con.execute(sql, list(row)).fetchall()
+
+    def _write_memo(self, rows: list[tuple[str, str, str]]) -> None:
+        kinds, keys, values = (list(c) for c in zip(*rows))
+        self._con.execute(f"INSERT INTO {MEMO_TABLE} (kind, key, value) SELECT * FROM "
+                          "unnest(?::VARCHAR[], ?::VARCHAR[], ?::VARCHAR[]) ON CONFLICT DO NOTHING",
+                          [kinds, keys, values]).fetchall()
 
     def _notify(self, heads: Sequence[tuple[str, int]]) -> None:
         if heads:

@@ -303,6 +303,11 @@ class SqlStore(CampaignLinks, EventStore):
         """Insert or replace game_states rows (carry_row's, each with its time)."""
         raise NotImplementedError
 
+    def _write_memo(self, rows: list[tuple[str, str, str]]) -> None:
+        """Insert memo rows (kind, key, JSON value) in one statement, leaving out the keys
+        stored already (another writer computed them too)."""
+        raise NotImplementedError
+
     def _save_carry_sql(self, where: str = "") -> str:
         """Insert or replace one game_states row given as parameters (game_id, seq,
         ruleset_version, data_digest, carry, saved_at), if `where` (a WHERE clause) holds."""
@@ -581,8 +586,7 @@ class SqlStore(CampaignLinks, EventStore):
         self._write_analytics(batch)
         new = self._memo.take_new() if self._memo is not None else []
         if new:
-            con.executemany(f"INSERT INTO {MEMO_TABLE} (kind, key, value) VALUES (?, ?, ?) "
-                            "ON CONFLICT DO NOTHING", new)
+            self._write_memo(new)
         self._write_campaigns(batch)
         if batch.carries:
             stamp = _now()
