@@ -15,7 +15,10 @@ out are passed over where they stand (status "voided") and the rest is judged wi
 from __future__ import annotations
 
 import copy
+import dataclasses
+import importlib
 import io
+import json
 import pickle
 from dataclasses import dataclass, field
 from types import MappingProxyType
@@ -387,19 +390,23 @@ class Judge:
             raise ValueError("only a started judge that has not concluded can be carried")
         j = self.j
         kept = replace_judgement(j, steps=[], final_state=None, start_view=None)
-        buffer = io.BytesIO()
-        buffer.write(self.rs.name.encode() + b"\n")       # the ruleset, read before the rest
-        _CarryPickler(buffer, self.data).dump(
-            (self.digests, self.views, self.strict, self.record, self.observer, self.state,
-             self.last_seq, kept, (self.seqs, self.voided, self.ahead)))
-        return buffer.getvalue()
+        body = io.BytesIO()
+        pickler = _CarryPickler(body, self.data)
+        pickler.dump((self.digests, self.views, self.strict, self.record, self.observer, self.state,
+                      self.last_seq, kept, (self.seqs, self.voided, self.ahead)))
+        # two lines read before the rest: the ruleset, and the fields of the records pickled
+        layout = json.dumps(pickler.layout, sort_keys=True, separators=(",", ":"))
+        return b"\n".join((self.rs.name.encode(), layout.encode(), body.getvalue()))
 
     @classmethod
     def resume(cls, carry: bytes) -> "Judge":
         """A judge continued from `carry()` (judged with the ruleset's shipped data), ready to
-        `feed` the events after the last one it judged."""
-        name, _, body = carry.partition(b"\n")
+        `feed` the events after the last one it judged. pickle.UnpicklingError when the carry's
+        records had other fields than this engine's have (a carry an older engine made)."""
+        name, _, rest = carry.partition(b"\n")
+        layout, _, body = rest.partition(b"\n")
         rs = get_ruleset(name.decode())
+        _check_layout(layout)
         unpickler = _CarryUnpickler(io.BytesIO(body), rs.default_data())
         digests, views, strict, record, observer, state, last_seq, j, book = unpickler.load()
         judge_ = cls(data=unpickler.data, digests=digests, views=views, strict=strict,
@@ -441,6 +448,9 @@ class _CarryPickler(pickle.Pickler):
     def __init__(self, file: io.BytesIO, data: Any, shared: Any = None):
         super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
         self.data, self.shared = data, shared
+        self.layout: dict[str, list[str]] = {}
+        """The fields of each record class pickled (dataclasses, NamedTuples), by class."""
+        self._seen: set[type] = set()
 
     def persistent_id(self, obj: Any) -> Any:
         if obj is self.data:
@@ -450,11 +460,49 @@ class _CarryPickler(pickle.Pickler):
         return None
 
     def reducer_override(self, obj: Any) -> Any:
-        if type(obj) is DiceTape:      # its content is a function of the seed alone
+        cls = type(obj)
+        if cls is DiceTape:      # its content is a function of the seed alone
             return DiceTape, (obj.seed,)
-        if type(obj) is MappingProxyType:   # a read-only view: pickled as the mapping it shows
+        if cls is MappingProxyType:   # a read-only view: pickled as the mapping it shows
             return _mapping_proxy, (dict(obj),)
+        if cls not in self._seen:
+            self._seen.add(cls)
+            names = _record_fields(cls)
+            if names is not None:
+                self.layout[f"{cls.__module__}:{cls.__qualname__}"] = names
         return NotImplemented
+
+
+def _record_fields(cls: type) -> list[str] | None:
+    """The field names of a record class (a dataclass or a NamedTuple), in order; None for
+    any other class."""
+    if dataclasses.is_dataclass(cls):
+        return [f.name for f in dataclasses.fields(cls)]
+    names = getattr(cls, "_fields", None) if issubclass(cls, tuple) else None
+    return list(names) if isinstance(names, tuple) else None
+
+
+def _check_layout(line: bytes) -> None:
+    """pickle.UnpicklingError unless every record class a carry names has the fields it had when the carry
+    was made: a state pickled by an older engine would load into today's classes field by
+    field, wrongly, or without the fields they have now."""
+    try:
+        layout = json.loads(line)
+    except ValueError:
+        raise pickle.UnpicklingError("the carry names no record fields: an older engine made it") from None
+    if not isinstance(layout, dict):
+        raise pickle.UnpicklingError("the carry names no record fields: an older engine made it")
+    for name, fields_then in layout.items():
+        module, _, qualname = name.partition(":")
+        try:
+            cls: Any = importlib.import_module(module)
+            for part in qualname.split("."):
+                cls = getattr(cls, part)
+        except (ImportError, AttributeError):
+            raise pickle.UnpicklingError(f"the carry holds a {name} this engine has not") from None
+        if not isinstance(cls, type) or _record_fields(cls) != fields_then:
+            raise pickle.UnpicklingError(f"the carry's {name} had the fields {fields_then}; this engine's has "
+                             f"{_record_fields(cls) if isinstance(cls, type) else None}")
 
 
 def _mapping_proxy(mapping: dict) -> MappingProxyType:

@@ -106,7 +106,7 @@ def test_RL_CHANCE_DRAW_the_dice_give_the_cards_laid_out():
     cards, used = Stream().draw(layout_pool(s), 4)
     assert rules_of(s, ev("CardsLaidOut", None, cards=cards, dice=used)) == []
     after = fold(s, ev("CardsLaidOut", None, cards=cards, dice=used))
-    assert after.side.slots == tuple(cards) and after.dice_count == len(used)
+    assert after.side.slots == tuple(cards) and after.dice.count == len(used)
 
 
 def test_RL_CHANCE_DRAW_dice_that_draw_other_cards_are_a_finding():
@@ -134,7 +134,7 @@ def test_RL_CHANCE_DRAW_a_seeded_draw_without_dice_is_a_finding():
 
 def test_RL_CHANCE_DRAW_a_table_draw_without_dice_is_taken_as_recorded():
     s = fold(start(), ev("CardsLaidOut", None, cards=["A9", "A2", "A30", "A4"]))
-    assert s.side.slots == ("A9", "A2", "A30", "A4") and s.dice_count == 0
+    assert s.side.slots == ("A9", "A2", "A30", "A4") and s.dice.count == 0
 
 
 def test_RL_CHANCE_DRAW_a_face_up_scar_deal_goes_in_seat_order():
@@ -148,8 +148,13 @@ def test_RL_CHANCE_DRAW_a_face_up_scar_deal_goes_in_seat_order():
     assert rules_of(s, ev("ScarCardsDealt", None, cards=dealt, dice=used[:-1])) == ["RL-CHANCE-DRAW"]
 
 
+def seeded_dice(s):
+    """`s` with its dice said to be a seed's stream."""
+    return replace(s, dice=replace(s.dice, mode="seeded"))
+
+
 def test_RL_CHANCE_DRAW_a_reveal_is_drawn_from_the_deck():
-    s = replace(turn_of(placed(), "ann", conquered=1), dice_mode="seeded")
+    s = seeded_dice(turn_of(placed(), "ann", conquered=1))
     s = fold(s, ev("CardDrawn", "ann", card="coin"))
     pool = reveal_pool(s)
     assert pool == tuple(f"A{i}" for i in range(5, 43))      # the deck: A1-A4 were laid out, A4 is now discarded
@@ -162,8 +167,7 @@ def test_RL_CHANCE_DRAW_a_reveal_is_drawn_from_the_deck():
 
 def test_RL_CHANCE_DRAW_an_empty_deck_is_the_discard_pile_shuffled():
     s = turn_of(placed(), "ann", conquered=1)
-    s = replace(s, side=s.side._replace(draw=frozenset(), discard=frozenset({"A30", "A7", "A12"})),
-                dice_mode="seeded")
+    s = seeded_dice(replace(s, side=s.side._replace(draw=frozenset(), discard=frozenset({"A30", "A7", "A12"}))))
     s = fold(s, ev("CardDrawn", "ann", card="coin"))            # slot 4 (A4) goes to the discard pile
     assert reveal_pool(s) == ("A4", "A7", "A12", "A30")          # the board file's order
     [card], used = Stream("reshuffle").draw(reveal_pool(s), 1)
@@ -182,11 +186,11 @@ def test_RL_CHANCE_DRAW_event_and_mission_cards_take_the_dice_of_one_draw_from_t
     assert chance_needed(s).deck == 5
     [_], used = Stream("missions").draw(range(5), 1)
     assert rules_of(s, ev("MissionRevealed", None, card="M3", dice=used)) == []
-    assert fold(s, ev("MissionRevealed", None, card="M3", dice=used)).dice_count == len(used)
+    assert fold(s, ev("MissionRevealed", None, card="M3", dice=used)).dice.count == len(used)
     assert rules_of(s, ev("MissionRevealed", None, card="M3", dice=used + used)) == ["RL-CHANCE-DRAW"]
     assert rules_of(s, ev("MissionRevealed", None, card="M3", dice=[])) == ["RL-CHANCE-DRAW"]
     # the deck's cards are not known: without dice the card is a claim, even in a seeded game
-    assert rules_of(replace(s, dice_mode="seeded"), ev("MissionRevealed", None, card="M3")) == []
+    assert rules_of(seeded_dice(s), ev("MissionRevealed", None, card="M3")) == []
 
 
 def test_RL_CHANCE_DRAW_draw_dice_are_dice_of_the_game():
@@ -212,7 +216,7 @@ def test_RL_CHANCE_DRAW_a_face_down_deal_in_a_seeded_game_says_how_many_dice_it_
     vs = RULESET.check(taped, wrong)
     assert [v.rule for v in vs] == ["RL-CHANCE-DRAW"] and "the seed's dice make the deal" in vs[0].message
     after = fold(taped, e)
-    assert after.dice_count == e.payload.hidden_dice and after.dice_log is None   # counted, never logged
+    assert after.dice.count == e.payload.hidden_dice and after.dice.log is None   # counted, never logged
 
 
 # --- RL-SCAR-REVEAL -------------------------------------------------------------------------------

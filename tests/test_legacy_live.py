@@ -141,7 +141,7 @@ def test_the_server_rolls_the_declared_attack_then_removes_the_troops():
     s = fold(s, ev("DefenceDeclared", "bob", troops=1))
     type_, _, payload = chance(s, tape)
     assert type_ == "DiceRolled" and {p: len(d) for p, d in payload["rolls"].items()} == {"ann": 3, "bob": 1}
-    assert payload["rolls"]["ann"] + payload["rolls"]["bob"] == tape.take(s.dice_count, 4)
+    assert payload["rolls"]["ann"] + payload["rolls"]["bob"] == tape.take(s.dice.count, 4)
     s = fold(s, ev(type_, None, **payload))
     assert chance(s, tape) == ("CasualtiesRemoved", None, casualties_payload(s))
     s = with_player(s, "cat", missiles=1)

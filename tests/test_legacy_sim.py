@@ -136,7 +136,7 @@ def test_a_game_judged_before_its_seed_is_known_checks_the_secret_deal_at_the_en
         assert violations == [], (env["seq"], env["type"], violations)
     turned = {env["actor"]: env["payload"]["scar"] for env in game.envelopes
               if env["type"] in ("ScarPlaced", "ScarCardReturned")}
-    assert state.scar_deal.drawn == turned and state.dice_tape is None
+    assert state.scar_deal.drawn == turned and state.dice.tape is None
 
 
 def test_a_changed_draw_die_is_caught_at_its_line():

@@ -96,7 +96,7 @@ def test_RE_CHANCE_DRAW_a_seeded_draw_carries_the_dice_that_give_it():
     e = ev("TilesDrawn", None, army="green", tiles=tiles, dice=dice)
     assert rules_of(seeded3(), e) == []
     s = fold(seeded3(), e, ev("SeedRevealed", None, seed=SEED))
-    assert s.dice_count == len(dice)
+    assert s.dice.count == len(dice)
 
 
 def test_RE_CHANCE_DRAW_dice_that_give_another_draw_are_forbidden():

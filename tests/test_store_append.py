@@ -16,6 +16,11 @@ from replay import judge as judge_module
 from replay.logfile import read_log
 from tests.test_store_support import SAMPLES
 
+# Carries an older engine made (at commit 69cc55d, before the states kept their dice as one
+# engine.core.dice.DiceState): game42 at seq 96, as a store keeps it after appending the first
+# half of the game; Risk Legacy's game-01 at seq 11.
+OLD_CARRIES = SAMPLES.parent / "tests" / "golden" / "carries"
+
 GAMES = ["game42.jsonl", "var-mercenaries-3p.jsonl", "legacy/game-01.jsonl",
          "broken-castle-no-siege.jsonl"]
 
@@ -154,7 +159,8 @@ def test_findings_on_the_way_are_those_of_the_prefix(tmp_path):
                                 if f["seq"] <= seq]
 
 
-@pytest.mark.parametrize("how", ["deleted", "unreadable", "stale version", "behind the head"])
+@pytest.mark.parametrize("how", ["deleted", "unreadable", "stale version", "behind the head",
+                                 "made by an older engine"])
 def test_an_append_without_a_usable_carry_judges_the_whole_game(tmp_path, how):
     path = SAMPLES / "game42.jsonl"
     envelopes = envelopes_of(path)
@@ -168,6 +174,9 @@ def test_an_append_without_a_usable_carry_judges_the_whole_game(tmp_path, how):
             store.query("DELETE FROM game_states")
         elif how == "unreadable":
             store.query("UPDATE game_states SET carry = ?", [b"risk-europe\n\x80\x05garbage"])
+        elif how == "made by an older engine":
+            store.query("UPDATE game_states SET carry = ?",
+                        [(OLD_CARRIES / "game42-seq96-engine-69cc55d.carry").read_bytes()])
         elif how == "stale version":
             store.query("UPDATE game_states SET ruleset_version = '0.0.1'")
         else:
@@ -235,6 +244,35 @@ def test_the_carry_of_a_game_with_thousands_of_dice_is_made_and_resumed():
     j.start(read)
     for raw in read.events[1:-1]:
         j.feed(raw)
-    j.state = dataclasses.replace(j.state, dice_log=log, dice_count=count)
+    j.state = dataclasses.replace(j.state, dice=j.state.dice.rolled(log, count))
     again = judge_module.Judge.resume(j.carry())
-    assert logged_dice(again.state.dice_log) == faces
+    assert logged_dice(again.state.dice.log) == faces
+
+
+@pytest.mark.parametrize("name", ["game42-seq96-engine-69cc55d.carry",
+                                  "legacy-game-01-seq11-engine-69cc55d.carry"])
+def test_a_carry_an_older_engine_made_is_refused_not_resumed_wrongly(name):
+    """Its state would load into today's classes field by field (a slotted State: each value into
+    the field at its position), or without the fields they have now; the carry names the fields
+    of its records, so it is refused, and the store judges the whole game."""
+    import pickle
+
+    with pytest.raises(pickle.UnpicklingError, match="an older engine made it"):
+        judge_module.Judge.resume((OLD_CARRIES / name).read_bytes())
+
+
+def test_a_carry_whose_records_had_other_fields_is_refused():
+    import pickle
+
+    read = read_log(SAMPLES / "game42.jsonl")
+    j = judge_module.Judge(keep_steps=False)
+    j.start(read)
+    for raw in read.events[1:40]:
+        j.feed(raw)
+    name, layout, body = j.carry().split(b"\n", 2)
+    records = json.loads(layout)
+    assert records["engine.core.dice:DiceState"] == ["mode", "seed_hash", "log", "count", "tape"]
+    assert judge_module.Judge.resume(j.carry()).last_seq == j.last_seq
+    records["engine.core.dice:DiceState"] = ["mode", "seed_hash", "log", "count"]
+    with pytest.raises(pickle.UnpicklingError, match="engine.core.dice:DiceState had the fields"):
+        judge_module.Judge.resume(b"\n".join((name, json.dumps(records).encode(), body)))

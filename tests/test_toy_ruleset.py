@@ -122,3 +122,72 @@ def test_the_toy_game_appended_event_by_event_is_stored_as_ingested(nim_installe
             store.append("nim-1", seq, [envelope])
             assert store.query("SELECT count(*) FROM nim_games").item() == 1
         assert contents(store) == whole
+
+
+# --- the record made from the package's conventional names (Ruleset.from_package) --------------
+
+def test_the_toy_record_is_made_from_its_packages_conventional_names():
+    from tests import toy_nim
+
+    rs = toy_nim.RULESET
+    assert (rs.version, rs.payload_models, rs.rules) == (toy_nim.VERSION, toy_nim.PAYLOADS, toy_nim.RULES)
+    assert (rs.snapshot, rs.digest, rs.projections) == (toy_nim.board_view, toy_nim.digest, toy_nim.PROJECTIONS)
+    assert rs.odds is None and rs.data_options == ()      # what the package does not define keeps its default
+
+
+def _package(monkeypatch, name: str = "toy_pkg", **names) -> str:
+    """A module `name` in sys.modules with the toy's conventional names, changed by `names`
+    (None: left out)."""
+    import types
+
+    from tests import toy_nim
+
+    module = types.ModuleType(name)
+    for key in ("VERSION", "PAYLOADS", "RULES", "load_data", "default_data", "data_digest", "digest",
+                "board_view"):
+        setattr(module, key, getattr(toy_nim, key))
+    for key, value in names.items():
+        if value is None:
+            delattr(module, key)
+        else:
+            setattr(module, key, value)
+    monkeypatch.setitem(sys.modules, name, module)
+    return name
+
+
+def _made(package: str, **given):
+    from tests import toy_nim
+
+    return registry.Ruleset.from_package(package, name="toy", title="Toy", check_start=toy_nim.check_start,
+                                         initial_state=toy_nim.initial_state, step=toy_nim.step, **given)
+
+
+def test_from_package_names_the_package_and_the_name_it_does_not_define(monkeypatch):
+    with pytest.raises(TypeError, match=r"^toy_pkg defines no PAYLOADS \(the record's payload_models\)$"):
+        _made(_package(monkeypatch, PAYLOADS=None))
+
+
+def test_from_package_names_the_hook_no_one_gives_and_its_group(monkeypatch):
+    from tests import toy_nim
+
+    with pytest.raises(TypeError, match=r"^toy_pkg gives no step \(a hook of hooks\(engine=\.\.\.\)\)$"):
+        registry.Ruleset.from_package(_package(monkeypatch), name="toy", title="Toy",
+                                      check_start=toy_nim.check_start, initial_state=toy_nim.initial_state)
+
+
+def test_from_package_names_a_keyword_that_is_no_field_and_the_closest_one(monkeypatch):
+    with pytest.raises(TypeError, match=r"^toy_pkg: the Ruleset record has no field 'scorng' "
+                                        r"\(did you mean 'scoring'\?\)$"):
+        _made(_package(monkeypatch), scorng=None)
+
+
+def test_from_package_refuses_a_field_both_defined_and_given(monkeypatch):
+    with pytest.raises(TypeError, match=r"^toy_pkg: snapshot is both defined \(board_view\) and given"):
+        _made(_package(monkeypatch), snapshot=lambda s: {})
+
+
+def test_from_package_refuses_a_submodule_where_a_hook_is_expected(monkeypatch):
+    import types
+
+    with pytest.raises(TypeError, match=r"^toy_pkg\.odds_of is a module, not the record's odds"):
+        _made(_package(monkeypatch, odds_of=types.ModuleType("toy_pkg.odds_of")))

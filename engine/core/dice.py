@@ -4,12 +4,17 @@ The stream is published as a rule so that anyone can re-derive it: block i (i = 
 HMAC-SHA256(key=seed, msg=str(i)); each of its 32 bytes b gives a die face 1 + b % 6 when b < 252
 (bytes 252..255 are skipped so that all six faces are equally likely). The seed's SHA-256 is
 published when the game starts and the seed itself when it ends.
+
+A game's state carries its dice so far as one DiceState (how they are rolled, the seed's hash,
+every die logged, how many were drawn, the revealed seed's tape): engine/core/judging.py works on
+it alike for every ruleset.
 """
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+from dataclasses import dataclass
 from typing import Iterator
 
 
@@ -98,6 +103,32 @@ def logged_dice(cell) -> list[int]:
         cell = cell[1]
     out.reverse()
     return out
+
+
+@dataclass(frozen=True, slots=True)
+class DiceState:
+    """The dice of one game so far, as its state carries them (one record, so that a roll makes one
+    new record and changes one field of the state)."""
+
+    mode: str
+    """How the dice are rolled: "table" (recorded as rolled) or "seeded" (the seed's stream)."""
+    seed_hash: str | None
+    """The SHA-256 of the seed, published when a seeded game starts."""
+    log: DiceCell | None = None
+    """Every die logged, as DiceCells (face, previous cell), newest first."""
+    count: int = 0
+    """The dice drawn so far: those logged, and those of the stream used unseen (a face-down deal)."""
+    tape: DiceTape | None = None
+    """The revealed seed's dice, once the judge knows the seed (each die is then checked at its line)."""
+
+    @property
+    def is_seeded(self) -> bool:
+        """Are the game's dice its seed's stream?"""
+        return self.mode == "seeded"
+
+    def rolled(self, log: DiceCell | None, count: int) -> DiceState:
+        """The record after a roll: the dice log and count `record_dice` returned."""
+        return DiceState(self.mode, self.seed_hash, log, count, self.tape)
 
 
 def first_wrong_die(dice: list[int], seed: str) -> tuple[int, int, int] | None:

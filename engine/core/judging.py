@@ -2,12 +2,13 @@
 (checked against the seed when the judge knows it), a roll's dice in seat order, and the seed
 revealed at the end of a seeded game (ledger dice commitments, docs/log-format.md).
 
-A state here is any ruleset's state with the fields `dice_mode`, `seed_hash`, `seats`,
-`dice_log`, `dice_count` and `dice_tape`; `replace` is that state's own `evolve`, and `rule` the
-ruleset's rule that every die of a seeded game is its seed's (the one with topic "seed")."""
+A state here is any ruleset's state with the fields `seats` and `dice` (its dice so far, an
+engine.core.dice.DiceState); `replace` is that state's own `evolve`, and `rule` the ruleset's rule
+that every die of a seeded game is its seed's (the one with topic "seed")."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Callable, TypeVar
 
 from engine.core.canonical import sha256_hex
@@ -21,12 +22,13 @@ V = TypeVar("V", bound=Verdicts)   # a ruleset's own Verdicts (its `_Ctx`), pass
 def record_roll(s: State, values: list[int], c: Verdicts, rule: str, replace: Callable) -> State:
     """The state with `values` added to its dice log; with the seed already known, each die is
     checked against its stream here, at its own line (a wrong one is `rule`)."""
-    log, count, wrong = record_dice(s.dice_log, s.dice_count, s.dice_tape, values)
+    dice = s.dice
+    log, count, wrong = record_dice(dice.log, dice.count, dice.tape, values)
     if wrong is not None:
         i, got, want, seed_faces = wrong
         c.bad(rule, f"die #{i + 1} of the game shows {got}; the revealed seed gives {want} "
               f"(dice here {list(values)}, seed {seed_faces})")
-    return replace(s, dice_log=log, dice_count=count)
+    return replace(s, dice=dice.rolled(log, count))
 
 
 def seat_ordered(s: State, rolls: dict[str, list[int]]) -> list[int]:
@@ -44,7 +46,7 @@ def bad_faces(rolls: dict[str, list[int]]) -> list[int]:
 
 def is_the_seed(s: State, seed: str) -> bool:
     """Is `seed` the one whose hash a seeded game published at its start?"""
-    return s.dice_mode == "seeded" and sha256_hex(seed) == (s.seed_hash or "").lower()
+    return s.dice.is_seeded and sha256_hex(seed) == (s.dice.seed_hash or "").lower()
 
 
 def with_seed(s: State, seed: str, replace: Callable) -> State:
@@ -53,12 +55,12 @@ def with_seed(s: State, seed: str, replace: Callable) -> State:
     (SeedRevealed reports it)."""
     if not is_the_seed(s, seed):
         return s
-    return replace(s, dice_tape=DiceTape(seed))
+    return replace(s, dice=dataclasses.replace(s.dice, tape=DiceTape(seed)))
 
 
 def check_logged_dice(s: State, seed: str, c: Verdicts, rule: str) -> State:
     """Every die of the log against the stream of the seed revealed at the end."""
-    dice = logged_dice(s.dice_log)
+    dice = logged_dice(s.dice.log)
     wrong = first_wrong_die(dice, seed)
     if wrong is not None:
         i, got, want = wrong
@@ -73,13 +75,13 @@ def seed_revealed(s: State, seed: str, c: Verdicts, rule: str,
     not match the published hash is `rule`; with the seed known from the start every die was
     already checked; else the dice are checked now (`check_unchecked`, by default every logged die
     against the seed's stream)."""
-    if s.dice_mode != "seeded":
+    if not s.dice.is_seeded:
         return c.skip(rule, "this game's dice were rolled at the table; there is no seed to reveal")
-    if sha256_hex(seed) != (s.seed_hash or "").lower():
+    if sha256_hex(seed) != (s.dice.seed_hash or "").lower():
         c.bad(rule, "the revealed seed does not match the seed hash published at the start")
         return s
-    if s.dice_tape is not None:
-        c.note(f"Seed revealed: its hash matches; all {s.dice_count} dice were checked at their own lines")
+    if s.dice.tape is not None:
+        c.note(f"Seed revealed: its hash matches; all {s.dice.count} dice were checked at their own lines")
         return s
     if check_unchecked is None:
         return check_logged_dice(s, seed, c, rule)

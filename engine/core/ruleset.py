@@ -18,10 +18,13 @@ pyproject.toml. `register_ruleset` adds one for the life of the process (tests, 
 
 from __future__ import annotations
 
+import difflib
 import importlib
+import sys
 from contextlib import contextmanager
 from importlib.metadata import entry_points
-from dataclasses import dataclass
+from dataclasses import MISSING, dataclass, fields
+from types import ModuleType
 from typing import Any, Callable, Hashable, Iterable, Iterator, Mapping
 
 from engine.core.events import Event
@@ -268,6 +271,38 @@ class Ruleset:
     tournament`: a results sheet's score columns, the standings). None: a win scores 1, nothing
     else, no score columns."""
 
+    @classmethod
+    def from_package(cls, package: str, **given: Any) -> "Ruleset":
+        """The record of the ruleset package `package` (its `__name__`, called at the end of its
+        `__init__.py`): each field of PACKAGE_NAMES taken from the package's conventional name for
+        it, where the package defines one, the rest given as keywords (`name`, `title`, and the
+        hooks `hooks(...)` and `deferred(...)` gather). TypeError naming the package and the name:
+        a required field neither defined nor given, a keyword that is no field of the record, a
+        field both defined and given, a conventional name that is a submodule."""
+        module = sys.modules[package]
+        known = {f.name for f in fields(cls)}
+        for key in given:
+            if key not in known:
+                close = difflib.get_close_matches(key, known, n=1)
+                hint = f" (did you mean {close[0]!r}?)" if close else ""
+                raise TypeError(f"{package}: the Ruleset record has no field {key!r}{hint}")
+        found: dict[str, Any] = {}
+        for field_name, name in PACKAGE_NAMES.items():
+            if not hasattr(module, name):
+                continue
+            value = getattr(module, name)
+            if isinstance(value, ModuleType):
+                raise TypeError(f"{package}.{name} is a module, not the record's {field_name}: "
+                                f"bind {name} in {package} to it")
+            if field_name in given:
+                raise TypeError(f"{package}: {field_name} is both defined ({name}) and given as a keyword")
+            found[field_name] = value
+        for f in fields(cls):
+            if f.default is MISSING and f.default_factory is MISSING \
+                    and f.name not in found and f.name not in given:
+                raise TypeError(f"{package} {_not_found(f.name)}")
+        return cls(**found, **given)
+
     def check(self, state: State, event: Event) -> list[Violation]:
         """Every violation `event` commits against `state` ([] when it is legal)."""
         return self.step(state, event)[0]
@@ -277,6 +312,37 @@ class Ruleset:
         leaves it unchanged); `state` itself is never changed."""
         after = self.step(state, event)[1]
         return state if after is None else after
+
+
+# --- a record's fields, by the names a ruleset package gives them -----------------------------
+
+PACKAGE_NAMES: Mapping[str, str] = {
+    # field of the record    name in the ruleset's package (its __init__.py)
+    "version":               "VERSION",           # the engine's version, stored with each judged game
+    "payload_models":        "PAYLOADS",          # event type -> pydantic model of its payload
+    "rules":                 "RULES",             # the RuleBook
+    "load_data":             "load_data",         # (**{data option key: path}) -> the game's data
+    "default_data":          "default_data",      # () -> the shipped data, loaded once
+    "data_digest":           "data_digest",       # data -> the digest stored with each game
+    "data_options":          "DATA_OPTIONS",      # the data files a user may correct
+    "check_data":            "check_data",        # one data file checked alone (`ledger data check`)
+    "data_notes":            "data_notes",        # what every report says of the data
+    "digest":                "digest",            # state -> its stable hash, one per step
+    "snapshot":              "board_view",        # state -> the public board, as plain data
+    "features":              "features_of",       # the features a judged game shows
+    "feature_catalogue":     "FEATURES",          # every feature `features` can name
+    "simulate_options":      "SIMULATE_OPTIONS",  # the options of the bots' `simulate`
+    "projections":           "PROJECTIONS",       # the analytics tables the fold fills
+    "odds":                  "odds_of",           # `ledger odds "..."`
+    "campaign":              "CAMPAIGN",          # a game played on an evolving world
+    "scoring":               "SCORING",           # how a finished game scores in an event
+}
+"""Where `Ruleset.from_package` finds each of these fields: a ruleset's package binds the name
+in its `__init__.py` (defined there, or imported from the module that has it). The names are not
+those of the package's modules (`odds_of`, not `odds`; `board_view`, not `snapshot`), so that a
+submodule never stands in for the hook. The other fields come as keywords: `name` and `title`,
+the hooks of HOOK_GROUPS (`hooks(...)`), the deferred ones (`deferred(...)`), and any hook the
+package keeps elsewhere."""
 
 
 # --- a record's hooks, gathered from the ruleset's modules ------------------------------------
@@ -304,6 +370,14 @@ def hooks(**groups: Any) -> dict[str, Any]:
             out.update((name, getattr(module, name)) for name in HOOK_GROUPS[group]
                        if hasattr(module, name))
     return out
+
+
+def _not_found(field_name: str) -> str:
+    """What a package lacks that a record needs, for from_package's error."""
+    if field_name in PACKAGE_NAMES:
+        return f"defines no {PACKAGE_NAMES[field_name]} (the record's {field_name})"
+    group = next((g for g, names in HOOK_GROUPS.items() if field_name in names), None)
+    return f"gives no {field_name}" + (f" (a hook of hooks({group}=...))" if group else "")
 
 
 DEFERRED_HOOKS: Mapping[str, str] = {"simulate": "sim", "fold": "fold", "page": "page", "report": "report"}

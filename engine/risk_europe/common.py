@@ -180,7 +180,7 @@ def _check_draw(s: State, pool: list, n: int, got: list, dice: list[int] | None,
     """A random draw of `n` from `pool` that came out as `got` (RE-CHANCE-DRAW): with dice, they
     must give `got` by the draw rule, and are recorded as dice of the game (so a seeded game
     checks them against its stream); a seeded game's draw must carry its dice."""
-    problem, message = judge_draw(pool, n, got, dice, seeded=s.dice_mode == "seeded", what=what)
+    problem, message = judge_draw(pool, n, got, dice, seeded=s.dice.is_seeded, what=what)
     if problem is not None:
         c.bad("RE-DICE-FACES" if problem == "faces" else "RE-CHANCE-DRAW", message)
     if dice is None or problem == "faces":

@@ -61,7 +61,7 @@ def chance(s: State, tape: Any) -> tuple[str, str | None, dict] | None:
     spec = chance_needed(s)
     if spec is None:
         return None
-    dice = TapeReader(tape, s.dice_count)
+    dice = TapeReader(tape, s.dice.count)
     if spec.draw:
         drawn, faces = draw(spec.pool, spec.draw, dice.die)
         actor = None if spec.event_type == "TilesDrawn" else spec.actor
@@ -74,7 +74,7 @@ def with_dice(s: State, type_: str, actor: str | None, payload: dict, tape: Any)
     spec = dice_for(s, Move(actor, type_, payload))
     if spec is None:
         return payload
-    dice = TapeReader(tape, s.dice_count)
+    dice = TapeReader(tape, s.dice.count)
     return {**payload, **spec.payload({p: dice.roll(n) for p, n in spec.dice})}
 
 

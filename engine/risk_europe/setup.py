@@ -7,6 +7,7 @@ Tiles drawn at setup and the bids for their control each round.
 from __future__ import annotations
 
 from engine.core.commit import matches_commitment
+from engine.core.dice import DiceState
 from engine.core.events import Event
 from engine.core.judging import acting, roll_off
 from engine.core.rules import Violation
@@ -64,8 +65,7 @@ def initial_state(payload, data: GameData) -> State:
         variant=payload.variant,
         seats=seats,
         names=names,
-        dice_mode=payload.dice.mode,
-        seed_hash=payload.dice.seed_hash,
+        dice=DiceState(payload.dice.mode, payload.dice.seed_hash),
         players={p: Player(coins=TABLES.starting_coins, hand=hand) for p in seats},
         terr={t: Terr() for t in data.territories},
         marker=None,
@@ -77,7 +77,6 @@ def initial_state(payload, data: GameData) -> State:
         last_battle=None,
         result=None,
         step=0,
-        dice_log=None,
         notes=(),
         mercenaries=mercs,
     )

@@ -46,7 +46,7 @@ def _basic_snapshot(s: State) -> dict:
         "berlin_used": f.berlin_used,
         "pending": list(f.pending) if f.pending else None,
         "step": s.step,
-        "dice_count": s.dice_count,
+        "dice_count": s.dice.count,
         "marker": s.marker,
         "castles_left": s.castles_left,
         "crown_cards_left": s.crown_cards_left,

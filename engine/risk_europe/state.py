@@ -4,8 +4,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, NamedTuple
+from typing import Mapping, NamedTuple
 
+from engine.core.dice import DiceState
 from engine.core.evolve import fast_replace, make_evolve
 from engine.core.ruleset import GameResult
 from engine.risk_europe.board import GameData, Territory
@@ -135,8 +136,7 @@ class State:
     variant: str
     seats: tuple[PlayerId, ...]
     names: Mapping[PlayerId, str]
-    dice_mode: str
-    seed_hash: str | None
+    dice: DiceState                               # the dice so far: mode, seed hash, log, count, tape
     players: Mapping[PlayerId, Player]
     terr: Mapping[Territory, Terr]
     marker: PlayerId | None
@@ -148,12 +148,9 @@ class State:
     last_battle: tuple[Territory, PlayerId | None] | None
     result: GameResult | None
     step: int
-    dice_log: Any                                 # (die, previous cell) chain of every die, newest first
     notes: tuple[str, ...] = ()                   # what the last event caused, for readers
     at: tuple[str, int, int] = ("bidding", 0, 1)  # phase, round, turn in which the last event happened
     last_battle_at: tuple[str, int, int] | None = None  # where `last_battle` ended (for readers, not digested)
-    dice_count: int = 0                           # dice rolled so far
-    dice_tape: Any = None                         # the revealed seed's dice (DiceTape), when known
     mercenaries: tuple[PlayerId, ...] = ()        # armies played as Mercenary Armies (also in `seats`)
 
     @property

@@ -252,7 +252,7 @@ def _check_draw(s: State, pool, n: int, got: list, dice: list[int] | None, what:
     """A random draw of `n` from `pool` that came out as `got` (RL-CHANCE-DRAW): with dice, they
     must give `got` by the draw rule, and are recorded as dice of the game (so a seeded game
     checks them against its stream); a seeded game's draw must carry its dice."""
-    problem, message = judge_draw(pool, n, got, dice, seeded=s.dice_mode == "seeded", what=what,
+    problem, message = judge_draw(pool, n, got, dice, seeded=s.dice.is_seeded, what=what,
                                   show=_listed)
     if problem is not None:
         c.bad("RL-DICE-FACES" if problem == "faces" else "RL-CHANCE-DRAW", message)

@@ -100,11 +100,11 @@ def _check_the_stream(s: State, seed: str, c: _Ctx) -> State:
     """The seed revealed at the end, not known before: every logged die against its stream, and
     the face-down Scar deal (its dice were never logged) drawn from it and held against the
     cards turned over (RL-DICE-SEED, RL-CHANCE-DRAW)."""
-    faces = DiceTape(seed).take(0, s.dice_count)
+    faces = DiceTape(seed).take(0, s.dice.count)
     deal = s.scar_deal
     lo, hi = (deal.start, deal.start + deal.count) if deal is not None else (0, 0)
     public = faces[:lo] + faces[hi:]
-    dice = logged_dice(s.dice_log)
+    dice = logged_dice(s.dice.log)
     for i, (got, want) in enumerate(zip(dice, public)):
         if got != want:
             c.bad("RL-DICE-SEED", f"die #{i + 1 + (hi - lo if i >= lo else 0)} of the game shows {got}; "
@@ -112,7 +112,7 @@ def _check_the_stream(s: State, seed: str, c: _Ctx) -> State:
             break
     c.note(f"Seed revealed: {_all_dice(len(dice))} checked against it"
            + (f", and the {hi - lo} secret dice of the face-down Scar deal" if deal is not None and hi > lo else ""))
-    if deal is None or s.dice_mode != "seeded":
+    if deal is None or not s.dice.is_seeded:
         return s
     try:
         cards = draw_with(deal.pool, len(s.seats), faces[lo:hi])

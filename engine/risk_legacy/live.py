@@ -92,7 +92,7 @@ def new_game(players: tuple[str, ...], options: Mapping[str, str], dice: dict) -
 def chance(s: State, tape: Any) -> tuple[str, str | None, dict] | None:
     """The chance event the game waits for now, made with the tape's dice (or the table's record
     of the troops a roll removes, which no one decides); None while a decision is due."""
-    dice = TapeReader(tape, s.dice_count)
+    dice = TapeReader(tape, s.dice.count)
     spec = chance_needed(s)
     if spec is not None:
         if spec.kind == "scars":
@@ -132,7 +132,7 @@ def table_chance(s: State, tape: Any) -> dict | None:
     +1 per continent named; "shows" the tied and the winner, who names the world."""
     spec = chance_needed(s)
     if spec is not None and spec.kind in ("event", "mission") and spec.deck > 0:
-        dice = TapeReader(tape, s.dice_count)
+        dice = TapeReader(tape, s.dice.count)
         [k], used = draw(list(range(spec.deck)), 1, dice.die)
         return {"type": spec.event_type, "fills": {"dice": used},
                 "shows": {"deck": spec.deck, "card": k + 1}}
@@ -140,7 +140,7 @@ def table_chance(s: State, tape: Any) -> dict | None:
         tied, who = namer(s.world, s.data, None)
         if who is not None or len(tied) < 2:
             return None
-        dice = TapeReader(tape, s.dice_count)
+        dice = TapeReader(tape, s.dice.count)
         rolls: dict[str, list[int]] = {}
         while who is None:
             rolls = {p: rolls.get(p, []) + [dice.die()] for p in tied}

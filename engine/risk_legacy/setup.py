@@ -6,9 +6,11 @@ draws come from (`scar_pool`, `layout_pool`, `reveal_pool`).
 
 from __future__ import annotations
 
+import dataclasses
 from itertools import count as count_from
 from engine.core.chance import draw
 from engine.core.commit import matches_commitment
+from engine.core.dice import DiceState
 from engine.core.events import Event
 from engine.core.judging import acting, roll_off
 from engine.core.rules import Violation
@@ -81,8 +83,7 @@ def initial_state(payload, data: GameData) -> State:
         campaign=payload.campaign.name if payload.campaign else None,
         seats=seats,
         names={p.id: (p.name or p.id) for p in payload.players},
-        dice_mode=payload.dice.mode,
-        seed_hash=payload.dice.seed_hash,
+        dice=DiceState(payload.dice.mode, payload.dice.seed_hash),
         players=players,
         terr={t: Terr() for t in data.territories},
         side=side,
@@ -91,7 +92,6 @@ def initial_state(payload, data: GameData) -> State:
         end_holdings=None,
         outcomes=None,
         result=None,
-        dice_log=None,
     )
 
 
@@ -155,14 +155,15 @@ def _deal_face_down(s: State, pool: tuple[str, ...], pay, c: _Ctx) -> State:
     """A face-down deal (RL-RULING-HIDDEN-SCARS): its dice are the stream's next `hidden_dice`,
     not logged. With the seed known, the deal is drawn from them now (and the number checked)."""
     count = pay.hidden_dice
-    if s.dice_mode != "seeded":
+    if not s.dice.is_seeded:
         if count:
             c.bad("RL-CHANCE-DRAW", f"hidden_dice counts dice of a seeded stream; this game's dice are "
                   f"rolled at the table (hidden_dice {count})")
-        return replace(s, scar_deal=ScarDeal(pool, dict(pay.commitments), s.dice_count, 0))
+        return replace(s, scar_deal=ScarDeal(pool, dict(pay.commitments), s.dice.count, 0))
     drawn = None
-    if s.dice_tape is not None:
-        stream = (s.dice_tape.take(i, 1)[0] for i in count_from(s.dice_count))
+    tape = s.dice.tape
+    if tape is not None:
+        stream = (tape.take(i, 1)[0] for i in count_from(s.dice.count))
         cards, used = draw(pool, len(s.seats), stream.__next__)
         drawn = dict(zip(s.seats, cards))
         if count is not None and count != len(used):
@@ -173,8 +174,8 @@ def _deal_face_down(s: State, pool: tuple[str, ...], pay, c: _Ctx) -> State:
         c.bad("RL-CHANCE-DRAW", "Scar cards dealt face down in a seeded game must say how many dice of "
               "the stream the deal used (hidden_dice)")
         count = 0
-    deal = ScarDeal(pool, dict(pay.commitments), s.dice_count, count, drawn)
-    return replace(s, scar_deal=deal, dice_count=s.dice_count + count)
+    deal = ScarDeal(pool, dict(pay.commitments), s.dice.count, count, drawn)
+    return replace(s, scar_deal=deal, dice=dataclasses.replace(s.dice, count=s.dice.count + count))   # counted, not logged
 
 
 def _reveal_scar(s: State, p: PlayerId, kind: str, salt: str | None, e: Event, c: _Ctx) -> State:

@@ -44,7 +44,7 @@ def snapshot(s: State) -> dict:
                  "mission_done": f.mission_done, "first_attack": f.first_attack,
                  "immune": sorted(f.immune), "pending": f.pending, "turns": f.turns},
         "choosers": list(f.choosers),
-        "dice_count": s.dice_count,
+        "dice_count": s.dice.count,
         "scars_dealt": s.scars_dealt,
         "laid_out": s.laid_out,
         "players": {

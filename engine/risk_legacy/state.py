@@ -3,11 +3,12 @@ the turn flow (`flow`, `combat`). Everything is immutable; `apply` builds new va
 
 from __future__ import annotations
 
+from engine.core.dice import DiceState
 from engine.core.evolve import make_evolve
 
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import Any, Mapping, NamedTuple
+from typing import Mapping, NamedTuple
 
 from engine.core.ruleset import GameResult
 from engine.risk_legacy.board import CardId, Faction, GameData, Territory
@@ -125,8 +126,7 @@ class State:
     campaign: str | None
     seats: tuple[PlayerId, ...]
     names: Mapping[PlayerId, str]
-    dice_mode: str
-    seed_hash: str | None
+    dice: DiceState                               # the dice so far: mode, seed hash, log, count, tape
     players: Mapping[PlayerId, Player]
     terr: Mapping[Territory, Terr]
     side: Sideboard
@@ -135,11 +135,8 @@ class State:
     end_holdings: Mapping[PlayerId, frozenset[Territory]] | None   # who held what when the game ended
     outcomes: Mapping[PlayerId, str] | None
     result: GameResult | None
-    dice_log: Any                                 # (die, previous cell) chain of every die, newest first
     notes: tuple[str, ...] = ()
     at: tuple[str, int, int] = ("setup", 0, 1)
-    dice_count: int = 0
-    dice_tape: Any = None
     scars_dealt: bool = False
     laid_out: bool = False
     scar_deal: ScarDeal | None = None             # Scar cards dealt face down

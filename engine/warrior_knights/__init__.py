@@ -1,7 +1,9 @@
 """Warrior Knights (Fantasy Flight, 2006) with the Crown & Glory expansion: the rules engine,
 judged from the rules summary (../shared/seeds/002) on a board and cards the user supplies
 (engine/warrior_knights/board.py, cards.py; the package ships an invented example of each,
-marked as such). docs/warrior-knights.md has the rules, the data files and the rulings."""
+marked as such). docs/warrior-knights.md has the rules, the data files and the rulings.
+
+RULESET is made from this package's conventional names (engine.core.ruleset.PACKAGE_NAMES)."""
 
 from engine.core.ruleset import DataOption, Ruleset, deferred, hooks
 from engine.warrior_knights import engine as _engine
@@ -16,7 +18,7 @@ from engine.warrior_knights.gamedata import (
     GameData, check_data, data_digest, data_notes, default_data, load_data,
 )
 from engine.warrior_knights.rules import RULES
-from engine.warrior_knights.snapshot import digest, snapshot
+from engine.warrior_knights.snapshot import digest, snapshot as board_view
 
 VERSION = "0.1.0"
 
@@ -34,24 +36,10 @@ SIMULATE_OPTIONS = (
 )
 
 
-RULESET = Ruleset(
-    name="warrior-knights",
-    version=VERSION,
-    title="Warrior Knights",
-    payload_models=PAYLOADS,
-    rules=RULES,
-    load_data=load_data,
-    data_options=DATA_OPTIONS,
-    check_data=check_data,
-    data_notes=data_notes,
-    default_data=default_data,
-    data_digest=data_digest,
-    digest=digest,
-    snapshot=snapshot,
+RULESET = Ruleset.from_package(
+    __name__, name="warrior-knights", title="Warrior Knights",
     **hooks(engine=(_engine, _live), views=_views, play=_live, narration=_narrate),
     **deferred(__name__, "simulate", "fold", "page", "report"),
-    simulate_options=SIMULATE_OPTIONS,
-    projections=PROJECTIONS,
 )
 
 __all__ = ["RULESET", "VERSION", "GameData", "default_data", "load_data"]

@@ -42,8 +42,9 @@ The contract (`EventStore`; every backend passes tests/test_store_contract.py):
   the analytics fold, the findings so far) at ingest, when an append judged the whole game, every
   `judging.CARRY_EVERY` events and when the store closes; a store opened afresh (a restart, a
   crash) resumes it and feeds it the stored events after it. With no usable carry (none, another
-  ruleset version or data) or an event that reveals the dice seed, the append judges the whole
-  game, as ingest does, and saves the carry.
+  ruleset version or data, one made by an engine whose records had other fields: `Judge.resume`)
+  or an event that reveals the dice seed, the append judges the whole game, as ingest does, and
+  saves the carry.
 - **Analytics rows are part of a judgement**: the rows each ruleset's fold makes (Risk Europe's
   orders played, battles, dice, per-round holdings and outcomes; `analytics.extract`,
   docs/analytics.md) are written with it and replaced when the game is judged again, like its

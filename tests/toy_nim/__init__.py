@@ -1,7 +1,8 @@
 """A tiny third ruleset, Nim, that lives only in the tests: a pile of stones, players take 1 to 3
 in turn, whoever takes the last stone wins. It reaches `ledger` only through its `RULESET` record
 (registered through the `ledger.rulesets` entry points in tests/test_toy_ruleset.py), so the shared
-code proves it needs nothing more of a game."""
+code proves it needs nothing more of a game. The record is made as a game package makes its own,
+from the conventional names (engine.core.ruleset.PACKAGE_NAMES: VERSION, PAYLOADS, RULES, ...)."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from engine.core.rules import Rule, RuleBook, Verdicts
 from engine.core.ruleset import GameResult, Ruleset
 
 NAME = "toy-nim"
+VERSION = "0.0.1"
 BOOK = "Nim (tests/toy_nim)"
 RULES = RuleBook(NAME, [
     Rule("NIM-TURN", BOOK, "Players take turns in seat order; only the player to move may take."),
@@ -102,8 +104,25 @@ def result(s: State) -> GameResult | None:
     return None if s.winner is None else GameResult((s.winner,), "last stone", 1, {})
 
 
-def snapshot(s: State) -> dict:
+def board_view(s: State) -> dict:
     return {"seats": list(s.seats), "pile": s.pile, "to_move": s.to_move, "winner": s.winner}
+
+
+def digest(s: State) -> str:
+    return sha256_hex(canonical_json(board_view(s)))
+
+
+# No data files: the game is the pile the start event names.
+def load_data(**files: str) -> None:
+    return None
+
+
+def default_data() -> None:
+    return None
+
+
+def data_digest(data: None) -> str:
+    return "none"
 
 
 # Its analytics: one row per take, and one per game (written at the log's end, so replaced as a
@@ -131,10 +150,8 @@ class Fold:
         self.t["nim_games"].append((self.game, final.winner, final.taken))
 
 
-RULESET = Ruleset(
-    name=NAME, version="0.0.1", title="Nim (a test ruleset)", start_event="GameStarted",
-    payload_models=PAYLOADS, rules=RULES, load_data=lambda **_: None, default_data=lambda: None,
-    data_digest=lambda _: "none", check_start=check_start, initial_state=initial_state, step=step,
-    conclude=lambda s: s, result=result, digest=lambda s: sha256_hex(canonical_json(snapshot(s))),
-    snapshot=snapshot, projections=PROJECTIONS, fold=lambda rows, data: Fold(rows),
+RULESET = Ruleset.from_package(
+    __name__, name=NAME, title="Nim (a test ruleset)",
+    check_start=check_start, initial_state=initial_state, step=step, result=result,
+    fold=lambda rows, data: Fold(rows),
 )
