@@ -267,33 +267,80 @@ class Judge:
 
     def feed(self, raw: RawEvent) -> list[Finding]:
         """Judge the next event against the state so far and fold it in; its findings."""
-        if raw.type == RULING_EVENT:
+        type_ = raw.type
+        if type_ == RULING_EVENT:
             return self._feed_ruling(raw)
-        if raw.seq in self.voided:
+        seq = raw.seq
+        if seq in self.voided:
             return self._pass_over(raw)
         seqs = self.seqs
-        if raw.seq == seqs.dense + 1 and not seqs.beyond:     # _Seqs.add of a log in order
-            seqs.dense = raw.seq
+        if seq == seqs.dense + 1 and not seqs.beyond:     # _Seqs.add of a log in order
+            seqs.dense = seq
         else:
-            seqs.add(raw.seq, raw.type)
+            seqs.add(seq, type_)
         rs, state, j = self.rs, self.state, self.j
         fast = self._fast
         if fast is None:
             fast = self._fast = fast_validators(rs.payload_models)
-        rec, after, payload, found = _judge_one(rs, state, raw, j.file, self.digests, self.views,
-                                                self.record, fast)
-        if self.observer is not None and after is not state:
-            self.observer.observe(state, after, raw.seq, raw.type, payload)
-        self.state, self.last_seq = after, raw.seq
-        if self.record:
+        self.last_seq = seq
+        # The payload: msgspec first, when it takes it alike (engine/core/fast_payloads.py); else
+        # the model, which says what is wrong (LOG-UNKNOWN-TYPE, LOG-PAYLOAD).
+        payload = None
+        check = fast.get(type_)
+        if check is not None:
+            try:
+                payload = check(raw.payload)
+            except Exception:
+                payload = None
+        if payload is None:
+            payload, found = _validated(rs, raw, j.file)
+            if payload is None:     # unreadable: not judged, the state unchanged
+                if self.record:
+                    j.steps.append(StepRecord(raw.line, seq, type_, raw.actor, raw.payload,
+                                              "unreadable", found, (), rs.position(state)))
+                return self._found(raw, found)
+        # The rules: every violation, and the state after (illegal: applied as recorded, or
+        # skipped and the state unchanged).
+        violations, nxt = rs.step(state, Event(seq, type_, raw.actor, payload))
+        applied = nxt is not None
+        if violations:
+            found = [Finding(j.file, raw.line, seq, v.rule, v.message, v.section,
+                             "illegal" if v.blocking else "claim", applied if v.blocking else None,
+                             type_)
+                     for v in violations]
+            if any(v.blocking for v in violations):
+                status = "illegal-applied" if applied else "skipped"
+            else:
+                status = "claim"
+        else:
+            found, status = [], "ok"
+        after = nxt if applied else state
+        if self.record:     # audit and verify need only the findings and the state
+            rec = StepRecord(raw.line, seq, type_, raw.actor, raw.payload, status, found,
+                             rs.notes(after) if applied else (), rs.position(after))
+            if self.digests:
+                rec.digest = rs.digest(after)
+            if self.views:
+                rec.view = rs.snapshot(after)
             j.steps.append(rec)
+        if self.observer is not None and after is not state:
+            self.observer.observe(state, after, seq, type_, payload)
+        self.state = after
+        if found or type_ == rs.result_event:
+            return self._found(raw, found)
+        return found
+
+    def _found(self, raw: RawEvent, found: list[Finding]) -> list[Finding]:
+        """An event's findings kept (in strict mode: the first stops the judge), and the result
+        it declares."""
+        j = self.j
         if found:
             j.findings.extend(found)
             if self.strict:
                 return found
-        if raw.type == rs.result_event:
+        if raw.type == self.rs.result_event:
             j.has_declared_winner = True
-            j.declared_winners = rs.declared_winners(raw.payload)
+            j.declared_winners = self.rs.declared_winners(raw.payload)
             j.declared_winner = " and ".join(j.declared_winners) or None
         return found
 
@@ -628,55 +675,20 @@ def _start(first: RawEvent, name: str, findings: list[Finding]):
     return rs, start
 
 
-def _judge_one(rs: Ruleset, state: Any, raw: RawEvent, name: str, digests: bool, views: bool,
-               record: bool = True, fast_table: dict | None = None):
-    """Judge one read event against `state`: (its StepRecord, or None when `record` is false;
-    the state after it; its validated payload, or None; its findings)."""
+def _validated(rs: Ruleset, raw: RawEvent, name: str) -> tuple[Any, list[Finding]]:
+    """A payload the fast check did not take, validated by its model: (the payload, no
+    findings), or (None, [the LOG-UNKNOWN-TYPE or LOG-PAYLOAD finding])."""
     model = rs.payload_models.get(raw.type)
     if model is None:
-        f = Finding(name, raw.line, raw.seq, "LOG-UNKNOWN-TYPE",
-                    f"unknown event type {raw.type!r} for {rs.name}; known: {', '.join(sorted(rs.payload_models))}",
-                    LOG_SECTION, "log", None, raw.type)
-        return (StepRecord(raw.line, raw.seq, raw.type, raw.actor, raw.payload, "unreadable", [f], (),
-                           rs.position(state)) if record else None), state, None, [f]
-    payload = None
-    fast = (fast_validators(rs.payload_models) if fast_table is None else fast_table).get(raw.type)
-    if fast is not None:
-        try:    # msgspec: takes only what the model takes alike (engine/core/fast_payloads.py)
-            payload = fast(raw.payload)
-        except Exception:
-            payload = None
+        return None, [Finding(name, raw.line, raw.seq, "LOG-UNKNOWN-TYPE",
+                              f"unknown event type {raw.type!r} for {rs.name}; known: "
+                              f"{', '.join(sorted(rs.payload_models))}",
+                              LOG_SECTION, "log", None, raw.type)]
     try:
-        if payload is None:
-            # what `model.model_validate` calls, without its per-call argument checks; how a
-            # payload the fast path refuses is judged and its errors phrased
-            payload = model.__pydantic_validator__.validate_python(raw.payload)
+        # what `model.model_validate` calls, without its per-call argument checks; how a
+        # payload the fast path refuses is judged and its errors phrased
+        return model.__pydantic_validator__.validate_python(raw.payload), []
     except ValidationError as exc:
-        f = Finding(name, raw.line, raw.seq, "LOG-PAYLOAD", f"{raw.type} payload: {_payload_error(exc)}",
-                    LOG_SECTION, "log", None, raw.type)
-        return (StepRecord(raw.line, raw.seq, raw.type, raw.actor, raw.payload, "unreadable", [f], (),
-                           rs.position(state)) if record else None), state, None, [f]
-    violations, nxt = rs.step(state, Event(raw.seq, raw.type, raw.actor, payload))
-    applied = nxt is not None
-    if violations:
-        found = [Finding(name, raw.line, raw.seq, v.rule, v.message, v.section,
-                         "illegal" if v.blocking else "claim", applied if v.blocking else None, raw.type)
-                 for v in violations]
-        if any(v.blocking for v in violations):
-            status = "illegal-applied" if applied else "skipped"
-        else:
-            status = "claim"
-    else:
-        found, status = [], "ok"
-    if applied:
-        state = nxt
-    if not record:                  # audit and verify: the findings and the state are all they need
-        return None, state, payload, found
-    notes = rs.notes(state) if applied else ()
-    rec = StepRecord(raw.line, raw.seq, raw.type, raw.actor, raw.payload, status, found, notes,
-                     rs.position(state))
-    if digests:
-        rec.digest = rs.digest(state)
-    if views:
-        rec.view = rs.snapshot(state)
-    return rec, state, payload, found
+        return None, [Finding(name, raw.line, raw.seq, "LOG-PAYLOAD",
+                              f"{raw.type} payload: {_payload_error(exc)}", LOG_SECTION, "log",
+                              None, raw.type)]

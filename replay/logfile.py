@@ -35,6 +35,7 @@ from typing import Any, Callable, Iterator
 
 from engine.core.canonical import canonical_json
 from engine.core.envelope import ENVELOPE, ENVELOPE_KEYS, FIELDS, MAX_SEQ, REQUIRED_KEYS  # noqa: F401  (re-exported)
+from engine.core.envelope import envelope_struct
 from engine.core.errors import LedgerError
 from engine.core.text import seq_text
 from engine.core.record import FORMAT_VERSION, event_hash, make_envelope, seal  # noqa: F401  (re-exported)
@@ -166,8 +167,33 @@ def _make_parse_line() -> Callable[[str], tuple[Any, str | None]]:
     return parse_line
 
 
+def _refuse_float(text: str) -> Any:
+    raise ValueError("a float: read by the reader's general path")
+
+
+def _make_decode_written() -> tuple[Callable[[str], Any], Callable[[Any], bytes], Any] | None:
+    """(decode, encode, unset) for the one-pass read of a written line, or None without msgspec.
+
+    `decode(raw)` parses a line and checks its envelope in one C call (`envelope_struct()`: the
+    keys, types and bounds of engine/core/envelope.py) and raises on anything else: not JSON,
+    not a valid envelope, or a float anywhere in it. `encode(struct)` is the canonical JSON of
+    what it parsed, as bytes: for JSON without floats (strings, ints of any size, true, false,
+    null, arrays, objects) msgspec's sorted encoding is the text `canonical_json` gives, byte for
+    byte (the same escapes, keys in code point order; tests/test_logfile.py checks it over every
+    code point). Floats are refused because msgspec spells some of them differently (1e16,
+    json 1e+16). A struct key left UNSET (absent from the line) is left out of the encoding."""
+    struct = envelope_struct()
+    if struct is None:  # pragma: no cover
+        return None
+    import msgspec
+    decode = msgspec.json.Decoder(struct, float_hook=_refuse_float).decode
+    encode = msgspec.json.Encoder(order="sorted").encode
+    return decode, encode, msgspec.UNSET
+
+
 _canonical_encode = _make_canonical_encode()
 _parse_line = _make_parse_line()
+_decode_written = _make_decode_written()
 
 
 @contextmanager
@@ -366,6 +392,10 @@ def _check_lines(lines: list[str], undecodable: dict[int, str], name: str) -> Lo
     pending_gaps: list[tuple[int, int, int, int, int]] = []
     pending_links: list[tuple[int, RawEvent, RawEvent | None, int | None]] = []
     game_starts: list[tuple[int, str]] = []
+    if _decode_written is not None:
+        decode, encode, unset = _decode_written
+    else:  # pragma: no cover
+        decode = None
 
     for index, raw in enumerate(lines):
         if not raw or raw.isspace():
@@ -381,6 +411,34 @@ def _check_lines(lines: list[str], undecodable: dict[int, str], name: str) -> Lo
             problems.append(_unparsable(line, raw, undecodable[index], cut_short))
             dropped_since_previous = dropped_since_previous or line
             continue
+
+        # The common line in one pass: a valid envelope of this game, the next seq, sealed onto
+        # the event before it, its hash proven. It would pass every check below without a
+        # problem; any other line (or any doubt: an exception) is read by the general path.
+        if decode is not None and previous is not None:
+            try:
+                fast = decode(raw)
+                at = fast.at
+                claimed = fast.hash
+                if (fast.seq == max_seq + 1 and fast.game == game and type(claimed) is str
+                        and previous.hash is not None and fast.prev == previous.hash
+                        and (at is unset or at is None or _is_rfc3339(at))):
+                    fast.hash = unset
+                    if _sha256(encode(fast)).hexdigest() == claimed:
+                        seq = fast.seq
+                        event = RawEvent(line, game, seq, fast.type, fast.actor,
+                                         None if at is unset else at, fast.payload, fast.prev,
+                                         claimed, raw)
+                        events.append(event)
+                        previous = event
+                        looks_like_a_log = True
+                        dropped_since_previous = None
+                        max_seq = seq
+                        first_by_seq[seq] = event
+                        continue
+            except Exception:
+                pass
+
         try:
             envelope, proven_hash = _parse_line(raw)
         except (ValueError, RecursionError) as exc:

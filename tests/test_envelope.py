@@ -12,7 +12,9 @@ import json
 import pytest
 from pydantic import ValidationError
 
-from engine.core.envelope import ENVELOPE, ENVELOPE_KEYS, FIELDS, MAX_SEQ, REQUIRED_KEYS, envelope_model
+from engine.core.envelope import (
+    ENVELOPE, ENVELOPE_KEYS, FIELDS, MAX_SEQ, REQUIRED_KEYS, envelope_model, envelope_struct,
+)
 from ledger.schema import log_line_schema
 from replay import logfile
 from replay.logfile import read_log_text
@@ -57,6 +59,33 @@ def test_the_reader_keeps_exactly_the_envelopes_the_model_accepts():
         if _reader_keeps(env) != _model_accepts(env):
             disagreements.append(env)
     assert not disagreements, disagreements[:5]
+
+
+def _struct_accepts(env: dict) -> bool:
+    import msgspec
+    try:
+        msgspec.json.decode(json.dumps(env), type=envelope_struct())
+        return True
+    except msgspec.ValidationError:
+        return False
+
+
+def test_the_one_pass_struct_accepts_exactly_the_envelopes_the_model_accepts():
+    # the struct the reader decodes a written line with (replay/logfile.py) is the definition too
+    keys = list(VALUES)
+    disagreements = []
+    for values in itertools.product(*(VALUES[k] for k in keys)):
+        env = {k: v for k, v in zip(keys, values) if v is not MISSING}
+        if _struct_accepts(env) != _model_accepts(env):
+            disagreements.append(env)
+    assert not disagreements, disagreements[:5]
+    good = {"v": 1, "game": "g1", "seq": 0, "type": "GameStarted", "actor": None, "payload": {}}
+    for key in ("at", "prev", "hash"):
+        for value in ["2026-03-14T21:05:00Z", "ab" * 32, None, 0, True, {}, [], ""]:
+            env = {**good, key: value}
+            assert _struct_accepts(env) == _model_accepts(env), (key, value)
+    assert not _struct_accepts({**good, "extra": 1}) and not _model_accepts({**good, "extra": 1})
+    assert tuple(envelope_struct().__struct_fields__) == ENVELOPE_KEYS
 
 
 @pytest.mark.parametrize("field", ENVELOPE, ids=[f.name for f in ENVELOPE])

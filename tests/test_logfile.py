@@ -953,3 +953,120 @@ def test_write_atomically_leaves_nothing_behind_on_a_full_disk(tmp_path, monkeyp
         logfile.write_atomically(target, b"new\n" * 1000)
     assert target.read_bytes() == b"old\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["game.jsonl"]
+
+
+# --- the one-pass read of a written line ----------------------------------------------------
+# A line of the game, sealed onto the event before it, is read in one pass (msgspec: parse,
+# envelope check, canonical text); every other line by the general path. The two must agree:
+# the same events with the same values and the same problems, whatever the line holds.
+
+
+def _read_both(monkeypatch, text: str) -> tuple[LogRead, LogRead]:
+    from replay import logfile
+    fast = read_log_text(text, "t.jsonl")
+    with monkeypatch.context() as m:
+        m.setattr(logfile, "_decode_written", None)
+        general = read_log_text(text, "t.jsonl")
+    return fast, general
+
+
+def _same_read(fast: LogRead, general: LogRead) -> None:
+    assert fast.problems == general.problems
+    assert fast.events == general.events
+    for a, b in zip(fast.events, general.events):   # the same values, of the same types
+        assert json.dumps(a.payload) == json.dumps(b.payload)
+        assert [type(getattr(a, k)) for k in RawEvent.__slots__] == \
+               [type(getattr(b, k)) for k in RawEvent.__slots__]
+    assert (fast.sealed, fast.chain_ok, fast.head, fast.game_starts) == \
+           (general.sealed, general.chain_ok, general.head, general.game_starts)
+
+
+ODD_PAYLOADS = [
+    {"x": 1.5}, {"x": 1e16}, {"x": [0.1, {"y": -0.0}]}, {"x": 2**70, "y": -2**64}, {"x": True},
+    {"z": 1, "a": {"é": "\u2028\x7f\x1f\"\\/"}}, {"𝄞": "\U0001d11e", "\uffff": ""}, {}, {"x": None},
+    {"x": [[[[[]]]]]}, {"x": "\x00"},
+]
+
+ODD_ENVELOPES = [
+    {}, {"at": "2024-05-01T18:30:00Z"}, {"at": None}, {"at": "yesterday"}, {"at": 5},
+    {"actor": None}, {"actor": 5}, {"seq": 9}, {"seq": 1}, {"seq": True}, {"game": "other"},
+    {"game": ""}, {"v": 2}, {"v": True}, {"type": ""}, {"payload": []}, {"extra": 1},
+    {"prev": None}, {"prev": "0" * 64}, {"prev": 5}, {"hash": None}, {"hash": 5},
+]
+
+
+@pytest.mark.parametrize("payload", ODD_PAYLOADS, ids=range(len(ODD_PAYLOADS)))
+@pytest.mark.parametrize("sealing", ["resealed", "stale", "unsealed"])
+def test_the_one_pass_read_agrees_with_the_general_path_on_payloads(monkeypatch, payload, sealing):
+    # given a log whose third event carries an unusual payload, sealed afresh, with the hash of
+    # the line it replaced, or not sealed
+    events = envelopes(5)
+    clean = seal(events)
+    events[2]["payload"] = payload
+    lines = resealed(events)
+    if sealing == "stale":
+        lines[2] = format_line({**clean[2], "payload": payload})
+    elif sealing == "unsealed":
+        lines[2] = format_line({k: v for k, v in seal(events)[2].items() if k not in ("prev", "hash")})
+    # when it is read with and without the one-pass read, then both reads are the same
+    _same_read(*_read_both(monkeypatch, "\n".join(lines) + "\n"))
+
+
+@pytest.mark.parametrize("change", ODD_ENVELOPES, ids=range(len(ODD_ENVELOPES)))
+@pytest.mark.parametrize("sealing", ["resealed", "stale"])
+def test_the_one_pass_read_agrees_with_the_general_path_on_envelopes(monkeypatch, change, sealing):
+    # given a log whose third line has an unusual envelope, sealed afresh or not
+    events = seal(envelopes(5))
+    line = {**events[2], **change}
+    if sealing == "resealed" and "hash" not in change:
+        line["hash"] = event_hash(line)
+    lines = [format_line(e) for e in events]
+    lines[2] = json.dumps(line, ensure_ascii=False, separators=(",", ":"))
+    # when it is read with and without the one-pass read, then both reads are the same
+    _same_read(*_read_both(monkeypatch, "\n".join(lines) + "\n"))
+
+
+@pytest.mark.parametrize("text", [
+    '{"v":1,"v":1,"game":"game42","seq":1,"type":"T","actor":null,"payload":{},"prev":"%s","hash":"%s"}',
+    '{"v":1,"game":"game42","seq":1,"type":"T","actor":null,"payload":{"a":1,"a":2},"prev":"%s","hash":"%s"}',
+    ' {"v":1,"game":"game42","seq":1,"type":"T","actor":null,"payload":{},"prev":"%s","hash":"%s"} ',
+    '{"hash":"%2$s","prev":"%1$s","payload":{},"actor":null,"type":"T","seq":1,"game":"game42","v":1}',
+])
+def test_the_one_pass_read_agrees_on_odd_spellings(monkeypatch, text):
+    # given a second line spelt unusually (a repeated key, spaces around it, keys reordered),
+    # sealed with the hash of its content
+    first = seal(envelopes(1))[0]
+    prev = first["hash"]
+    unsealed = json.loads(text.replace("%2$s", "x").replace("%1$s", prev).replace("%s", prev, 1)
+                          .replace("%s", "x"))
+    digest = event_hash({**unsealed, "prev": prev})
+    line = text.replace("%2$s", digest).replace("%1$s", prev).replace("%s", prev, 1).replace("%s", digest)
+    # when read with and without the one-pass read, then both reads are the same
+    fast, general = _read_both(monkeypatch, format_line(first) + "\n" + line + "\n")
+    _same_read(fast, general)
+    assert len(fast.events) == 2 and not fast.problems
+
+
+def test_the_one_pass_canonical_text_is_canonical_json_for_every_code_point():
+    # msgspec's sorted encoding is canonical_json's text for JSON without floats: the escapes of
+    # every code point (outside the surrogates), in keys and values, ints of any size
+    from replay.logfile import _decode_written
+    encode = _decode_written[1]
+    chars = [chr(cp) for cp in range(0x110000) if not 0xD800 <= cp <= 0xDFFF]
+    for start in range(0, len(chars), 4096):
+        text = "".join(chars[start:start + 4096])
+        value = {text: [text, {"k" + text: text}], "a": [2**70, -2**64, 0, True, False, None]}
+        assert encode(value) == canonical_json(value).encode()
+
+
+def test_the_one_pass_read_takes_no_float_on_trust(monkeypatch):
+    # given a line sealed over a text that spells its float as msgspec does (1e16; canonical
+    # JSON spells it 1e+16): its hash is not the hash of its canonical text
+    first = seal(envelopes(1))[0]
+    body = ('{"actor":null,"game":"game42","payload":{"x":1e16},"prev":"%s","seq":1,"type":"T",'
+            '"v":1}' % first["hash"])
+    line = body[:-1] + ',"hash":"%s"}' % sha256_hex(body)
+    # when read with and without the one-pass read, then both report the edit (LOG-HASH)
+    fast, general = _read_both(monkeypatch, format_line(first) + "\n" + line + "\n")
+    _same_read(fast, general)
+    assert found(fast) == [("LOG-HASH", 2)]

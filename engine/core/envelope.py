@@ -8,6 +8,8 @@ table:
   speed; tests/test_envelope.py checks that it accepts exactly what this table accepts.
 - `ledger schema` (ledger/schema.py): the pydantic model of a line, `envelope_model(...)`, with
   a ruleset's event type and payload model in place of the generic ones.
+- the reader's one-pass decode of a written line (`envelope_struct()`, a msgspec struct): the
+  same keys, types and bounds, checked while the line is parsed.
 
 The table is plain data, so that reading a log never imports pydantic; the model is built when
 first asked for. docs/log-format.md describes the same keys in prose."""
@@ -113,6 +115,36 @@ def envelope_model(type_name: Optional[str] = None, payload: Any = None,
         fields[f.name] = (annotation, Field(default, description=f.description, **bounds))
     return create_model(name, __config__=ConfigDict(extra="forbid", strict=True,
                                                     title=type_name or "Envelope"), **fields)
+
+
+@functools.lru_cache(maxsize=None)
+def envelope_struct() -> Any:
+    """The msgspec struct of a line, made from ENVELOPE, or None without msgspec: the required
+    keys with their types and bounds, unknown keys forbidden, a key that is not required UNSET
+    when absent (so that encoding the struct gives back exactly the keys the line has).
+
+    msgspec is strict as JSON is: true is not the int 1 and 1.0 is not an int. The log reader
+    decodes a written line with it in one pass (replay/logfile.py); tests/test_envelope.py
+    checks that it accepts exactly what `envelope_model()` accepts."""
+    try:
+        import msgspec
+    except ImportError:  # pragma: no cover
+        return None
+    from typing import Annotated, Literal, Union
+
+    fields: list[tuple] = []
+    for f in ENVELOPE:
+        annotation: Any = f.kind if f.const is None else Literal[f.const]  # type: ignore[valid-type]
+        bounds = {k: getattr(f, k) for k in ("min_length", "ge", "le") if getattr(f, k) is not None}
+        if bounds:
+            annotation = Annotated[annotation, msgspec.Meta(**bounds)]
+        if f.nullable:
+            annotation = Optional[annotation]
+        if f.required:
+            fields.append((f.name, annotation))
+        else:
+            fields.append((f.name, Union[annotation, msgspec.UnsetType], msgspec.UNSET))
+    return msgspec.defstruct("EnvelopeStruct", fields, kw_only=True, forbid_unknown_fields=True)
 
 
 def _of_kind(kind: type) -> Any:

@@ -17,15 +17,17 @@ def make_evolve(cls: type) -> Callable[..., Any]:
     names = [f.name for f in fields(cls)]
     if "__slots__" not in cls.__dict__:
         known = frozenset(names)
+        size = len(known)
         new_instance = object.__new__
         set_attr = object.__setattr__   # the frozen class's own __setattr__ refuses
 
         def evolve(s: Any, **changes: Any) -> Any:
-            if not known.issuperset(changes):
-                raise TypeError(f"evolve() got unexpected field(s): "
-                                f"{', '.join(sorted(set(changes) - known))}")
             d = s.__dict__.copy()
             d.update(changes)
+            # an instance's dict holds every field and nothing else: a key more is a key unknown
+            if len(d) != size and not known.issuperset(changes):
+                raise TypeError(f"evolve() got unexpected field(s): "
+                                f"{', '.join(sorted(set(changes) - known))}")
             new: Any = new_instance(cls)
             set_attr(new, "__dict__", d)
             return new

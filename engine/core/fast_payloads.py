@@ -24,6 +24,7 @@ it exactly as it reads the model (`p.units.footman`, `p.from_`).
 
 from __future__ import annotations
 
+import functools
 import types
 import typing
 from typing import Any, Callable, Literal, Union
@@ -161,6 +162,8 @@ def _struct(model: type[BaseModel], built: dict[type, Any]) -> Any:
 
 def _converter(struct: Any) -> Callable[[Any], Any]:
     convert, validators = msgspec.convert, getattr(struct, "__after_validators__", ())
+    if not validators:      # msgspec's own call, no Python frame between (one per event)
+        return functools.partial(convert, type=struct)
 
     def fast(payload: Any) -> Any:
         value = convert(payload, struct)

@@ -47,13 +47,20 @@ class Units(NamedTuple):
         return {k: v for k, v in zip(self._fields, self) if v}
 
     def describe(self) -> str:
-        parts = [f"{v} {name[v != 1]}" for v, name in zip(self, _NAMES) if v]
-        return ", ".join(parts) if parts else "no units"
+        """"2 footmen, 1 siege weapon" (notes and messages); remembered per value (`_DESCRIBED`)."""
+        text = _DESCRIBED.get(self)
+        if text is None:
+            parts = [f"{v} {name[v != 1]}" for v, name in zip(self, _NAMES) if v]
+            text = ", ".join(parts) if parts else "no units"
+            if len(_DESCRIBED) < 4096:
+                _DESCRIBED[self] = text
+        return text
 
 
 _PLURAL = {"footman": "footmen", "archer": "archers", "cavalry": "cavalry", "siege": "siege weapons"}
 _NAMES = tuple((k, _PLURAL[k]) for k in Units._fields)   # (one, many) in field order, for describe
 NO_UNITS = Units()
+_DESCRIBED: dict[tuple[int, ...], str] = {}   # Units.describe's texts by value (a few hundred occur)
 
 
 class Terr(NamedTuple):
@@ -196,5 +203,8 @@ class State:
 for _cls in (Terr, Player, Flow, Battle):
     fast_replace(_cls)
 del _cls
+# Units.total, the same sum with `sum` itself as the getter: read several times an event, it then
+# runs no Python frame (a NamedTuple's body takes no such assignment, hence here)
+Units.total = property(sum)  # type: ignore[assignment, method-assign]
 
 evolve = make_evolve(State)
