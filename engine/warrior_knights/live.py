@@ -167,6 +167,9 @@ def step(s: State, e: Event) -> tuple[list[Violation], State | None]:
 def _plain(payload: Any) -> Any:
     if hasattr(payload, "model_dump"):
         payload = payload.model_dump(by_alias=True, exclude_none=True, exclude_defaults=True)
+    elif hasattr(payload, "__struct_fields__"):     # a fast payload (engine/core/fast_payloads.py)
+        from msgspec import to_builtins
+        payload = {k: v for k, v in to_builtins(payload).items() if v is not None}
     elif isinstance(payload, dict):
         payload = {k: v for k, v in payload.items() if v is not None}
     return json.loads(json.dumps(payload, sort_keys=True))
@@ -977,8 +980,10 @@ class LiveBot:
             return None
         if "VotesRevealed" in kinds:
             ag = moves[0]["payload"]["agenda"]
-            n = self.bots._votes_for(s, self.actor, ag, _open_agendas(s) or (ag,)) \
-                if s.assembly is not None else 0
+            n = 0
+            if s.assembly is not None:          # with 2 players the private motion is not open
+                open_ = tuple(_open_agendas(s))
+                n = self.bots._votes_for(s, self.actor, ag, open_ if ag in open_ else (*open_, ag))
             return {"actor": self.actor, "type": "VotesRevealed", "payload": {"agenda": ag, "votes": n}}
         try:
             type_, actor, payload = self.bots.next(s)
