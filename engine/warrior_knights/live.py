@@ -18,6 +18,14 @@ makes each draw's dice its own without a count of dice in the state, and once th
 revealed (SeedRevealed, its hash published in GameStarted's `dice`) every drawn card is checked
 against it at its own line (rule WK-SEED): a server cannot have chosen a card.
 
+**Crown & Glory.** `new_game` takes the `variants` option (`ledger simulate`'s vocabulary) and
+writes GameStarted.variants. The server also draws the Town Levies that raze the cities, the
+Advancements face up (at the setup and after each purchase), the Scholar's Fate cards, each
+Baron's Mission (in clear, to him: views.py hides it from the others) and For Glory's Neutral
+deck; the King's Army, Enrich Mind, Forced March, Garrisons, Town Levies, the For Glory retreat
+and the Missions' reveal are decisions. Research and Uncertain Times are not offered (their
+event carries a card the Scholar would draw, and `legal_moves` has no seed): the card closes.
+
 **Hidden information in live play.** A plan is sent in clear (StacksPlanned.stacks: the server
 keeps it from the other seats until each card is revealed, engine.warrior_knights.views), so the
 server can reveal a Baron's cards; votes are sent in clear with VotesRevealed (kept hidden until
