@@ -50,7 +50,8 @@ from __future__ import annotations
 
 import json
 from hashlib import sha256
-from itertools import combinations, permutations
+from collections import Counter
+from itertools import combinations, combinations_with_replacement, permutations
 from typing import Any, Mapping, NamedTuple
 
 from engine.core.chance import draw
@@ -597,28 +598,28 @@ def _setup_moves(s: State, seat: str) -> list[Move]:
 def _plans(s: State, seat: str) -> list[Move]:
     """Ways to put the hand's cards in three stacks of at most two (each stack's cards sorted):
     every one when they are at most MAX_PLANS, else MAX_PLANS spread evenly over them all (stacks
-    of two first, then plans that keep cards in hand)."""
-    hand = sorted(s.barons[seat].hand or ())
+    of two first, then plans that keep cards in hand). Built over the hand's distinct cards, in
+    the order of the stacks' cards, so a hand with many copies costs no more than its plans."""
+    hand = Counter(s.barons[seat].hand or ())
     plans: list[list[list[str]]] = []
-    seen: set[str] = set()
-    idx = range(len(hand))
     for sizes in ((2, 2, 2), (2, 2, 1), (2, 1, 2), (1, 2, 2), (1, 1, 1)):
-        if sum(sizes) > len(hand):
+        if sum(sizes) > sum(hand.values()):
             continue
-        for first in combinations(idx, sizes[0]):
-            rest = [i for i in idx if i not in first]
-            for second in combinations(rest, sizes[1]):
-                rest2 = [i for i in rest if i not in second]
-                for third in combinations(rest2, sizes[2]):
-                    stacks = [sorted(hand[i] for i in first), sorted(hand[i] for i in second),
-                              sorted(hand[i] for i in third)]
-                    key = json.dumps(stacks)
-                    if key not in seen:
-                        seen.add(key)
-                        plans.append(stacks)
+        for first in _picks(hand, sizes[0]):
+            rest = hand - Counter(first)
+            for second in _picks(rest, sizes[1]):
+                rest2 = rest - Counter(second)
+                for third in _picks(rest2, sizes[2]):
+                    plans.append([list(first), list(second), list(third)])
     if len(plans) > MAX_PLANS:
         plans = [plans[i * len(plans) // MAX_PLANS] for i in range(MAX_PLANS)]
     return [Move(seat, "StacksPlanned", {"stacks": p}) for p in plans]
+
+
+def _picks(cards: Counter, n: int) -> list[tuple[str, ...]]:
+    """The distinct sorted ways to take `n` of `cards` (a multiset), in order."""
+    return [c for c in combinations_with_replacement(sorted(+cards), n)
+            if all(c.count(x) <= cards[x] for x in set(c))]
 
 
 def _bots(s: State):
