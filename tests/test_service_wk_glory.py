@@ -23,9 +23,9 @@ PLAYERS = ["ann", "bob"]
 RS = get_ruleset("warrior-knights")
 VARIANTS = ("for_glory", "missions", "king", "all")
 # What each variant's game must show was served (a drawn card or a decision of its own).
-SHOWN = {"for_glory": {"AdvancementsRevealed", "CitiesRazed"},
+SHOWN = {"for_glory": {"AdvancementsRevealed", "MindEnriched", "AdvancementBought", "MarchForced"},
          "missions": {"MissionDealt", "MissionRevealed"},
-         "king": set(),
+         "king": {"KingsArmyAssigned"},
          "all": {"AdvancementsRevealed", "MissionDealt", "MissionRevealed"}}
 
 
@@ -79,6 +79,9 @@ def test_a_crown_and_glory_game_is_played_to_its_end_on_the_real_server(played):
     assert exported == seen                                      # `ledger verify` passed, too
     types = {e["type"] for e in seen}
     assert SHOWN[variant] <= types, SHOWN[variant] - types
+    if variant == "for_glory":                                   # a Garrison hired, a Town Levy recruited
+        extras = [e["payload"] for e in seen if e["type"] in ("DefensesUpgraded", "TroopsMustered")]
+        assert any("garrison" in p for p in extras) and any(p.get("levies") for p in extras)
 
 
 def test_every_event_of_a_served_crown_and_glory_game_folds_with_no_finding(played):
