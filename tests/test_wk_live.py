@@ -175,11 +175,14 @@ def test_new_game_starts_the_crown_and_glory_variants_in_simulate_s_vocabulary()
 
 
 def test_the_setup_draws_the_advancements_the_town_levies_and_the_missions_before_the_strongholds():
-    s = state_of(glory_start("all"))
+    s = state_of(glory_start("all", ("ann", "bob", "cat")))
+    log: list = []
     s = play(RS.reveal_seed(s, SEED), DiceTape(SEED), random.Random(5),
-             lambda s: s.flow.step == "strongholds" and RS.actors(s))
-    assert len(s.glory.offer) == 3 and set(s.glory.missions) == {"ann", "bob"}
+             lambda s: s.flow.step == "strongholds" and RS.actors(s), log=log)
+    assert len(s.glory.offer) == 3 and set(s.glory.missions) == {"ann", "bob", "cat"}
     assert all(m.mission is not None for m in s.glory.missions.values())        # dealt in clear
+    assert s.glory.scholar not in (None, s.chairman, s.head_of_church)          # 3 players: a Scholar
+    assert [e["type"] for e in log][-5:] == ["AdvancementsRevealed", "ScholarChosen"] + ["MissionDealt"] * 3
     assert RS.actors(s) == (s.flow.current,)
 
 
