@@ -994,6 +994,10 @@ class LiveBot:
                 open_ = tuple(_open_agendas(s))
                 n = self.bots._votes_for(s, self.actor, ag, open_ if ag in open_ else (*open_, ag))
             return {"actor": self.actor, "type": "VotesRevealed", "payload": {"agenda": ag, "votes": n}}
+        if "MissionRevealed" in kinds:          # his reading of his own Mission, as the simulator's
+            mission = moves[0]["payload"]["mission"]
+            return {"actor": self.actor, "type": "MissionRevealed",
+                    "payload": {"mission": mission, "fulfilled": self.bots.fulfils(s, self.actor, mission)}}
         try:
             type_, actor, payload = self.bots.next(s)
         except Exception:             # the simulator's bot needs what the seat cannot see
