@@ -155,3 +155,51 @@ def test_the_bot_picks_one_of_the_moves_offered_and_is_seeded():
     pick = a.choose(log, moves)
     assert pick == b.choose(log, moves) and pick in moves and pick["actor"] == "ann"
     assert RS.bot("ann", "x").choose(log, [m for m in moves if m["actor"] == "bob"]) is None
+
+
+# --- Crown & Glory (whole served games: tests/test_service_wk_glory.py) ---------------------------
+
+
+def glory_start(variants: str, players=("ann", "bob"), seed=SEED) -> dict:
+    return L.new_game(players, {"variants": variants}, {"mode": "seeded",
+                                                        "seed_hash": sha256(seed.encode()).hexdigest()})
+
+
+def test_new_game_starts_the_crown_and_glory_variants_in_simulate_s_vocabulary():
+    assert glory_start("for_glory")["variants"] == ["for_glory"]
+    assert glory_start("King, missions")["variants"] == ["missions", "king"]
+    assert glory_start("all")["variants"] == ["for_glory", "missions", "king"]
+    assert "variants" not in glory_start("none")
+    with pytest.raises(ValueError, match=r"variants 'glory': the Crown & Glory variants are for_glory"):
+        glory_start("missions,glory")
+
+
+def test_the_setup_draws_the_advancements_the_town_levies_and_the_missions_before_the_strongholds():
+    s = state_of(glory_start("all", ("ann", "bob", "cat")))
+    log: list = []
+    s = play(RS.reveal_seed(s, SEED), DiceTape(SEED), random.Random(5),
+             lambda s: s.flow.step == "strongholds" and RS.actors(s), log=log)
+    assert len(s.glory.offer) == 3 and set(s.glory.missions) == {"ann", "bob", "cat"}
+    assert all(m.mission is not None for m in s.glory.missions.values())        # dealt in clear
+    assert s.glory.scholar not in (None, s.chairman, s.head_of_church)          # 3 players: a Scholar
+    assert [e["type"] for e in log][-5:] == ["AdvancementsRevealed", "ScholarChosen"] + ["MissionDealt"] * 3
+    assert RS.actors(s) == (s.flow.current,)
+
+
+def test_WK_SEED_forbids_a_crown_and_glory_card_the_seed_does_not_give():
+    s = RS.reveal_seed(state_of(glory_start("all")), SEED)
+    s = play(s, DiceTape(SEED), random.Random(6), lambda s: RS.chance(s, DiceTape(SEED)) is not None
+             and RS.chance(s, DiceTape(SEED))[0] == "MissionDealt")
+    type_, actor, payload = RS.chance(s, DiceTape(SEED))
+    other = next(m for m in sorted(RS.default_data().cards.crown_and_glory["missions"]) if m != payload["mission"])
+    problems, after = step(s, type_, actor, {"mission": other})
+    assert [v.rule for v in problems] == ["WK-SEED"] and after is not None
+    problems, _ = step(s, type_, "bob" if actor == "ann" else "ann", payload)
+    assert "WK-SEED" in [v.rule for v in problems]
+    assert step(s, type_, actor, payload)[0] == []
+    s = RS.reveal_seed(state_of(glory_start("for_glory")), SEED)
+    s = play(s, DiceTape(SEED), random.Random(7), lambda s: RS.chance(s, DiceTape(SEED)) is not None
+             and RS.chance(s, DiceTape(SEED))[0] == "AdvancementsRevealed")
+    type_, _, payload = RS.chance(s, DiceTape(SEED))
+    forged = sorted(set(s.glory.adv_deck.pile) - set(payload["cards"]))[:3]
+    assert [v.rule for v in step(s, type_, None, {"cards": forged})[0]] == ["WK-SEED"]

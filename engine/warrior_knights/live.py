@@ -18,6 +18,14 @@ makes each draw's dice its own without a count of dice in the state, and once th
 revealed (SeedRevealed, its hash published in GameStarted's `dice`) every drawn card is checked
 against it at its own line (rule WK-SEED): a server cannot have chosen a card.
 
+**Crown & Glory.** `new_game` takes the `variants` option (`ledger simulate`'s vocabulary) and
+writes GameStarted.variants. The server also draws the Town Levies that raze the cities, the
+Advancements face up (at the setup and after each purchase), the Scholar's Fate cards, each
+Baron's Mission (in clear, to him: views.py hides it from the others) and For Glory's Neutral
+deck; the King's Army, Enrich Mind, Forced March, Garrisons, Town Levies, the For Glory retreat
+and the Missions' reveal are decisions. Research and Uncertain Times are not offered (their
+event carries a card the Scholar would draw, and `legal_moves` has no seed): the card closes.
+
 **Hidden information in live play.** A plan is sent in clear (StacksPlanned.stacks: the server
 keeps it from the other seats until each card is revealed, engine.warrior_knights.views), so the
 server can reveal a Baron's cards; votes are sent in clear with VotesRevealed (kept hidden until
@@ -42,7 +50,8 @@ from __future__ import annotations
 
 import json
 from hashlib import sha256
-from itertools import combinations, permutations
+from collections import Counter
+from itertools import combinations, combinations_with_replacement, permutations
 from typing import Any, Mapping, NamedTuple
 
 from engine.core.chance import draw
@@ -53,13 +62,14 @@ from engine.core.rules import Violation
 from engine.core.views import HIDDEN
 from engine.warrior_knights import battles as B
 from engine.warrior_knights import engine as E
+from engine.warrior_knights import glory as G
 from engine.warrior_knights.assembly import PRIVATE, _current, _open_agendas
 from engine.warrior_knights.common import Ctx, cities_of, deal, deal_until, stronghold_spot_problem
 from engine.warrior_knights.events import PAYLOADS
 from engine.warrior_knights.gamedata import default_data
 from engine.warrior_knights.neutral import FOLLOW_UPS
 from engine.warrior_knights.phases import may_receive, regular_wages
-from engine.warrior_knights.rounds import advance
+from engine.warrior_knights.rounds import advance, neutral_copies, neutral_decks
 from engine.warrior_knights.rules import RULES
 from engine.warrior_knights.snapshot import digest
 from engine.warrior_knights.state import STRONGHOLD, Deck, State, evolve
@@ -83,16 +93,30 @@ def new_game(players: tuple[str, ...], options: Mapping[str, str], dice: dict) -
     """The GameStarted payload of a new game for `players` (2 to 6, in seat order) on the shipped
     example board and cards, each Baron given the colour of his seat in the box's order (a
     player named after a colour gets it when it is free). ValueError naming what cannot start."""
-    refuse_options("Warrior Knights", options, ("players",))
+    refuse_options("Warrior Knights", options, ("players", "variants"))
     check_seats(players, 2, 6, "Warrior Knights", "Barons")
+    variants = variants_of(options)
     free = [c for c in COLOURS if c not in players]
     specs = []
     for p in players:
         colour = p if p in COLOURS else free.pop(0)
         specs.append({"id": p, "color": colour})
     data = default_data()
-    return {"ruleset": "warrior-knights", "players": specs, "dice": dict(dice),
-            "data": {"board": data.board.digest, "cards": data.cards.digest}}
+    start = {"ruleset": "warrior-knights", "players": specs, "dice": dict(dice),
+             "data": {"board": data.board.digest, "cards": data.cards.digest}}
+    if variants:
+        start["variants"] = list(variants)
+    return start
+
+
+def variants_of(options: Mapping[str, str]) -> tuple[str, ...]:
+    """The Crown & Glory variants of the `variants` option, in `ledger simulate`'s vocabulary
+    (for_glory, missions, king, comma-separated; all; none). ValueError naming an unknown one."""
+    from engine.warrior_knights.sim import variants_of as simulated
+    try:
+        return simulated(options)
+    except ValueError as err:
+        raise ValueError(str(err).removeprefix("--")) from None
 
 
 # --- the engine with the seed ---------------------------------------------------------------------
@@ -139,6 +163,9 @@ def step(s: State, e: Event) -> tuple[list[Violation], State | None]:
         if due is not None and due[0] == e.type and _plain(e.payload) != _plain(due[2]):
             problems = [*problems, RULES.violation(
                 "WK-SEED", f"{e.type} is not the draw the seed gives: {_short(due[2])}")]
+        elif due is not None and due[0] == e.type and due[1] is not None and e.actor != due[1]:
+            problems = [*problems, RULES.violation(
+                "WK-SEED", f"{e.type} is {due[1]}'s draw by the seed, not {e.actor}'s")]
     if nxt is not None:
         keep = {k: s.setup[k] for k in ("dice", "seed") if k in s.setup and k not in nxt.setup}
         if keep:
@@ -149,6 +176,9 @@ def step(s: State, e: Event) -> tuple[list[Violation], State | None]:
 def _plain(payload: Any) -> Any:
     if hasattr(payload, "model_dump"):
         payload = payload.model_dump(by_alias=True, exclude_none=True, exclude_defaults=True)
+    elif hasattr(payload, "__struct_fields__"):     # a fast payload (engine/core/fast_payloads.py)
+        from msgspec import to_builtins
+        payload = {k: v for k, v in to_builtins(payload).items() if v is not None}
     elif isinstance(payload, dict):
         payload = {k: v for k, v in payload.items() if v is not None}
     return json.loads(json.dumps(payload, sort_keys=True))
@@ -167,6 +197,9 @@ def _settled(s: State) -> State:
     p = s.flow.pending
     if (s.flow.phase == "actions" and p is not None and p.owner is None and p.stage in FOLLOW_UPS
             and not _neutral_actors(s)):
+        return advance(evolve(s, flow=s.flow._replace(pending=p._replace(stage="done"))), Ctx())
+    if (s.flow.phase == "actions" and p is not None and p.owner is not None and p.stage == "enrich"
+            and not s.glory.refill_owed and not _purchases(s)):
         return advance(evolve(s, flow=s.flow._replace(pending=p._replace(stage="done"))), Ctx())
     return s
 
@@ -199,15 +232,34 @@ def _return_actor(s: State) -> str | None:
     return None
 
 
+def _glory_setup_draw(s: State) -> str | None:
+    """The Crown & Glory draw owed before the strongholds are placed (None: none): the 3
+    Advancements face up and the Scholar (For Glory), then each Baron's Mission card (Missions)."""
+    if G.has(s, G.FOR_GLORY) and not s.glory.offer_laid:
+        return "AdvancementsRevealed"
+    if G.has(s, G.FOR_GLORY) and not s.glory.scholar_drawn and len(s.seats) > 2:
+        return "ScholarChosen"
+    if G.missions_undealt(s):
+        return "MissionDealt"
+    return None
+
+
 def actors(s: State) -> tuple[str, ...]:
     """RULESET.actors: the Barons whose decision the game waits for now, in seat order (several
     while plans are made and votes revealed); () while it waits for a draw or is over."""
     if s.result is not None:
         return ()
+    g = s.glory
+    if g is not None and g.king_army_owed is not None:         # The King: his army, before anything
+        return (g.king_army_owed,)
+    if g is not None and g.refill_owed:                        # For Glory: an Advancement replaced
+        return ()
     s = _settled(s)
     f = s.flow
     b = s.battle
     if f.phase == "setup":
+        if f.step == "strongholds" and _glory_setup_draw(s):
+            return ()
         if f.step == "assign":
             return tuple(q for q in s.seats if not s.setup.get(f"assigned:{q}"))[:1]
         if f.step in ("strongholds", "nobles"):
@@ -222,6 +274,8 @@ def actors(s: State) -> tuple[str, ...]:
         if b.stage == "casualties":
             return tuple(q for q in s.seats for side in (b.attacker, b.defender)
                          if side.baron == q and not side.assigned)
+        if b.stage == "retreat_offer":                          # For Glory: retreat or fight on
+            return (b.defender.baron,)
         if b.stage == "aftermath" and b.after:
             kind, who = b.after[0]
             if kind in ("die", "retreat"):
@@ -263,6 +317,8 @@ def actors(s: State) -> tuple[str, ...]:
                 return (s.setup["charged"],)
         return ()
     if f.phase == "upkeep":
+        if f.step == "missions":                                # Missions: revealed at the end
+            return (f.current,) if f.current else ()
         if f.step == "revolts":
             return (s.cities[f.revolt_owed].owner,) if f.revolt_owed is not None else ()
         if f.step == "return":
@@ -275,7 +331,8 @@ def actors(s: State) -> tuple[str, ...]:
 
 CHANCE_TYPES = frozenset({"TroopsDealt", "CitiesRazed", "MarketRevealed", "OfficesChosen", "CardRevealed",
                           "FateDrawn", "DesertersDrawn", "ExpeditionFateDrawn", "MercenariesRevealed",
-                          "PrivateMotionDrawn", "AgendasRevealed", "RevoltDrawn", "EventCardDrawn"})
+                          "PrivateMotionDrawn", "AgendasRevealed", "RevoltDrawn", "EventCardDrawn",
+                          "AdvancementsRevealed", "ScholarChosen", "MissionDealt"})     # the last: Crown & Glory
 
 
 class _Draws:
@@ -309,9 +366,21 @@ def chance(s: State, tape: Any) -> tuple[str, str | None, dict] | None:
         return None                     # observed mode: the table's draws are its own record
     key = digest(s)
     t = _Draws(TapeReader(DiceTape(f"{tape.seed}:{key}"), 0))
+    if s.glory is not None and s.glory.refill_owed:
+        return "AdvancementsRevealed", None, {"cards": t.cards(s.glory.adv_deck, s.glory.refill_owed)}
     s = _settled(s)
     f, b = s.flow, s.battle
     mercs = cards.mercenaries
+    if f.phase == "setup" and f.step == "strongholds":
+        return _glory_setup(s, t)
+    if f.phase == "setup" and f.step == "raze" and G.has(s, G.FOR_GLORY):
+        # For Glory: Town Levy cards, not Fate cards, choose the razed cities (back to the box)
+        want = {2: 11, 3: 7, 4: 5, 5: 3}.get(len(s.seats), 0)
+        levies = sorted((cards.crown_and_glory or {}).get("town_levies") or {})
+        drawn = []
+        for _ in range(min(want, len(levies))):
+            drawn.append(levies.pop(t.index(len(levies))))
+        return ("CitiesRazed", None, {"cards": drawn}) if drawn else None
     if f.phase == "setup":
         if f.step == "troops":
             dealt, d = {}, s.mercs
@@ -387,6 +456,24 @@ def chance(s: State, tape: Any) -> tuple[str, str | None, dict] | None:
     return None
 
 
+def _glory_setup(s: State, t: _Draws) -> tuple[str, str | None, dict] | None:
+    """The Crown & Glory draws before the strongholds (see _glory_setup_draw)."""
+    due = _glory_setup_draw(s)
+    if due == "AdvancementsRevealed":
+        return due, None, {"cards": t.cards(s.glory.adv_deck, G.OFFER)}
+    if due == "ScholarChosen":
+        ok = {s.barons[q].color for q in s.seats if q not in (s.chairman, s.head_of_church)}
+        return due, None, {"cards": deal_until(s.fate, lambda card: s.data.cards.fate[card].baron in ok, t.one)}
+    if due == "MissionDealt":
+        listed = (s.data.cards.crown_and_glory or {}).get("missions") or {}
+        taken = {m.mission for m in s.glory.missions.values()}
+        pool = sorted(m for m in listed if m not in taken)
+        if not pool:
+            return None
+        return due, G.missions_undealt(s)[0], {"mission": t.one(pool)}
+    return None
+
+
 def _reveal(s: State, t: _Draws) -> tuple[str, None, dict] | None:
     """The next card of the stack: any of the cards left in it, each as likely (a Neutral card
     is one of the Neutral deck's cards not revealed this round)."""
@@ -411,8 +498,11 @@ def _reveal(s: State, t: _Draws) -> tuple[str, None, dict] | None:
     if owner is None:
         kinds = s.data.cards.neutral_actions
         deck = []
+        if G.has(s, G.FOR_GLORY):       # For Glory's Neutral deck (rounds.neutral_decks)
+            for kind in sorted({k.type for k in kinds.values() if k.deck in neutral_decks(s, k.type)}):
+                deck += [kind] * max(0, (neutral_copies(s, kind) or 0) - s.neutral_used.get(kind, 0))
         for k in sorted(kinds.values(), key=lambda k: k.type):
-            if k.deck == "base":
+            if k.deck == "base" and not G.has(s, G.FOR_GLORY):
                 deck += [k.type] * max(0, k.copies - s.neutral_used.get(k.type, 0))
         if not deck:
             return None
@@ -451,6 +541,8 @@ def legal_moves(s: State) -> list[Move]:
 
 def _candidates(s: State, seat: str) -> list[Move]:
     f, b = s.flow, s.battle
+    if s.glory is not None and s.glory.king_army_owed == seat:
+        return _kings_army_moves(s, seat)
     if f.phase == "setup":
         return _setup_moves(s, seat)
     if b is not None:
@@ -463,6 +555,10 @@ def _candidates(s: State, seat: str) -> list[Move]:
     if f.phase == "special":
         return _special_moves(s, seat)
     if f.phase == "upkeep":
+        if f.step == "missions":
+            held = s.glory.missions[seat]
+            return [Move(seat, "MissionRevealed", {"mission": held.mission, "fulfilled": ok})
+                    for ok in (True, False)] if held.mission is not None else []
         if f.step == "revolts":
             return [Move(seat, "RevoltSettled", {"city": f.revolt_owed, "pay": pay})
                     for pay in ("faith", "crowns", None)]
@@ -502,28 +598,28 @@ def _setup_moves(s: State, seat: str) -> list[Move]:
 def _plans(s: State, seat: str) -> list[Move]:
     """Ways to put the hand's cards in three stacks of at most two (each stack's cards sorted):
     every one when they are at most MAX_PLANS, else MAX_PLANS spread evenly over them all (stacks
-    of two first, then plans that keep cards in hand)."""
-    hand = sorted(s.barons[seat].hand or ())
+    of two first, then plans that keep cards in hand). Built over the hand's distinct cards, in
+    the order of the stacks' cards, so a hand with many copies costs no more than its plans."""
+    hand = Counter(s.barons[seat].hand or ())
     plans: list[list[list[str]]] = []
-    seen: set[str] = set()
-    idx = range(len(hand))
     for sizes in ((2, 2, 2), (2, 2, 1), (2, 1, 2), (1, 2, 2), (1, 1, 1)):
-        if sum(sizes) > len(hand):
+        if sum(sizes) > sum(hand.values()):
             continue
-        for first in combinations(idx, sizes[0]):
-            rest = [i for i in idx if i not in first]
-            for second in combinations(rest, sizes[1]):
-                rest2 = [i for i in rest if i not in second]
-                for third in combinations(rest2, sizes[2]):
-                    stacks = [sorted(hand[i] for i in first), sorted(hand[i] for i in second),
-                              sorted(hand[i] for i in third)]
-                    key = json.dumps(stacks)
-                    if key not in seen:
-                        seen.add(key)
-                        plans.append(stacks)
+        for first in _picks(hand, sizes[0]):
+            rest = hand - Counter(first)
+            for second in _picks(rest, sizes[1]):
+                rest2 = rest - Counter(second)
+                for third in _picks(rest2, sizes[2]):
+                    plans.append([list(first), list(second), list(third)])
     if len(plans) > MAX_PLANS:
         plans = [plans[i * len(plans) // MAX_PLANS] for i in range(MAX_PLANS)]
     return [Move(seat, "StacksPlanned", {"stacks": p}) for p in plans]
+
+
+def _picks(cards: Counter, n: int) -> list[tuple[str, ...]]:
+    """The distinct sorted ways to take `n` of `cards` (a multiset), in order."""
+    return [c for c in combinations_with_replacement(sorted(+cards), n)
+            if all(c.count(x) <= cards[x] for x in set(c))]
 
 
 def _bots(s: State):
@@ -535,6 +631,13 @@ def _bots(s: State):
 def _card_moves(s: State, seat: str) -> list[Move]:
     p = s.flow.pending
     card = p.card
+    if card == "enrich_mind" and p.stage == "enrich":
+        return _purchases(s)
+    if card == "enrich_mind":
+        return [Move(seat, "MindEnriched", {"area": a}) for a in ("taxation", "assembly")]
+    if card == "forced_march":
+        tired = [n.id for n in sorted(s.nobles.values()) if n.owner == seat and n.exhausted]
+        return [Move(seat, "MarchForced", {"nobles": tired[:k]}) for k in range(len(tired) + 1)]
     printed = s.data.cards.baron_actions[card].area if s.data.cards.baron_actions else None
     declined = {"area": printed["move"]} if isinstance(printed, dict) else {}
     out = [Move(seat, "ActionDeclined", declined)]
@@ -595,6 +698,55 @@ def _mobilize(s: State, seat: str) -> list[Move]:
     return out
 
 
+def _purchases(s: State) -> list[Move]:
+    """Enrich Mind: each Advancement face up the card's owner may buy (one, or more as the
+    Scholar), putting back one he owns when he would own more than 3."""
+    p = s.flow.pending
+    seat, g = p.owner, s.glory
+    owned = g.owned.get(seat, ())
+    backs = [[x] for x in owned] if len(owned) >= G.MAX_ADVANCEMENTS else [[]]
+    moves = [Move(seat, "AdvancementBought", {"advancement": a, "returned": r}) for a in g.offer for r in backs]
+    return [m for m in moves if accepted(s, m)]
+
+
+def _kings_army_moves(s: State, seat: str) -> list[Move]:
+    """The King's Army (as many cards as players): to his stronghold, or to one Noble of his at his
+    stronghold or a city he controls."""
+    n = len(s.seats)
+    homes = {s.data.board.cities[c].area for c in cities_of(s, seat)} | {s.barons[seat].stronghold}
+    out = [Move(seat, "KingsArmyAssigned", {"armies": {STRONGHOLD: n}})]
+    out += [Move(seat, "KingsArmyAssigned", {"armies": {nb.id: n}}) for nb in sorted(s.nobles.values())
+            if nb.owner == seat and nb.area in homes and not nb.dead and not nb.at_sea]
+    return out
+
+
+def _garrison_options(s: State, seat: str) -> list[dict]:
+    """For Glory, Upgrade Defenses: no Garrison, or one for any city of his without one."""
+    if not G.has(s, G.FOR_GLORY):
+        return [{}]
+    return [{}] + [{"garrison": c} for c in cities_of(s, seat) if c not in s.glory.garrisons]
+
+
+def _levy_options(s: State, seat: str) -> list[dict]:
+    """For Glory, Muster Forces: no Town Levy, or each Town Levy of a city of his where one of
+    his Nobles stands (alone, and all of them)."""
+    if not G.has(s, G.FOR_GLORY):
+        return [{}]
+    listed = (s.data.cards.crown_and_glory or {}).get("town_levies") or {}
+    held = {x for b in s.barons.values() for x in b.troops}
+    board = s.data.board
+    each = []
+    for n in sorted(s.nobles.values()):
+        if n.owner != seat or n.area is None or n.dead or n.at_sea:
+            continue
+        city = board.areas[n.area].city
+        if city is None or s.cities[city].owner != seat:
+            continue
+        each += [{"levy": lid, "noble": n.id} for lid in sorted(listed)
+                 if listed[lid]["city"] == city and lid not in held]
+    return [{}] + [{"levies": [x]} for x in each] + ([{"levies": each}] if len(each) > 1 else [])
+
+
 def _neutral_moves(s: State, seat: str) -> list[Move]:
     p = s.flow.pending
     d = p.detail
@@ -624,21 +776,25 @@ def _neutral_moves(s: State, seat: str) -> list[Move]:
         return out
     b = s.barons[seat]
     if p.stage == "upgrade":
-        out = [Move(seat, "DefensesUpgraded", {})]
-        for city in cities_of(s, seat):
-            cs = s.cities[city]
-            for n in range(1, cs.breaches + 1):
-                out.append(Move(seat, "DefensesUpgraded", {"city": city, "repair": n}))
-            if not cs.fortified:
-                out.append(Move(seat, "DefensesUpgraded", {"city": city, "fortify": True}))
+        out = []
+        for extra in _garrison_options(s, seat):
+            out.append(Move(seat, "DefensesUpgraded", {**extra}))
+            for city in cities_of(s, seat):
+                cs = s.cities[city]
+                for n in range(1, cs.breaches + 1):
+                    out.append(Move(seat, "DefensesUpgraded", {"city": city, "repair": n, **extra}))
+                if not cs.fortified:
+                    out.append(Move(seat, "DefensesUpgraded", {"city": city, "fortify": True, **extra}))
         return out
     if p.stage == "muster":
-        out = [Move(seat, "TroopsMustered", {})]
+        out = []
         holders = [(STRONGHOLD, b.stronghold_army)] + [(n.id, n.army) for n in sorted(s.nobles.values())
                                                         if n.owner == seat]
-        for holder, army in holders:
-            for k in range(1, army.casualties + 1):
-                out.append(Move(seat, "TroopsMustered", {"army": holder, "tokens": k}))
+        for extra in _levy_options(s, seat):
+            out.append(Move(seat, "TroopsMustered", {**extra}))
+            for holder, army in holders:
+                for k in range(1, army.casualties + 1):
+                    out.append(Move(seat, "TroopsMustered", {"army": holder, "tokens": k, **extra}))
         return out
     return []
 
@@ -655,6 +811,8 @@ def _battle_moves(s: State, seat: str) -> list[Move]:
         for k in range(n + 1):
             out += [Move(seat, "FateDiscarded", {"discard": list(c)}) for c in combinations(range(n), k)]
         return out
+    if b.stage == "retreat_offer":
+        return [Move(seat, "RetreatChosen", {"retreat": r}) for r in (True, False)]
     if b.stage == "casualties":
         owed = B.casualties_to(s, b, which)
         splits = []
@@ -700,6 +858,7 @@ def _special_moves(s: State, seat: str) -> list[Move]:
         regular, _ = regular_wages(s, seat)
         mercs = [t for t in b.troops.values() if t.mercenary]
         out = []
+        garrisons = G.garrisons_of(s, seat)            # For Glory: each Garrison's wage, after them
         for order in (lambda t: (t.wage, t.id), lambda t: (-t.strength, t.id), lambda t: (t.wage / t.strength, t.id)):
             unpaid, total = [], 0
             for t in sorted(mercs, key=order):
@@ -707,8 +866,16 @@ def _special_moves(s: State, seat: str) -> list[Move]:
                     total += t.wage
                 else:
                     unpaid.append(t.id)
-            out.append(Move(seat, "WagesPaid", {"unpaid": sorted(unpaid), "crowns": regular + total}))
-        out.append(Move(seat, "WagesPaid", {"unpaid": sorted(t.id for t in mercs), "crowns": regular}))
+            bare = []
+            for city in garrisons:
+                if total + G.garrison_wage(s) <= b.crowns - regular:
+                    total += G.garrison_wage(s)
+                else:
+                    bare.append(city)
+            out.append(Move(seat, "WagesPaid", {"unpaid": sorted(unpaid), "crowns": regular + total,
+                                                **({"unpaid_garrisons": bare} if bare else {})}))
+        out.append(Move(seat, "WagesPaid", {"unpaid": sorted(t.id for t in mercs), "crowns": regular,
+                                            **({"unpaid_garrisons": list(garrisons)} if garrisons else {})}))
         return out
     if f.step == "draft":
         holders = ([STRONGHOLD] if b.stronghold else []) + [
@@ -822,9 +989,15 @@ class LiveBot:
             return None
         if "VotesRevealed" in kinds:
             ag = moves[0]["payload"]["agenda"]
-            n = self.bots._votes_for(s, self.actor, ag, _open_agendas(s) or (ag,)) \
-                if s.assembly is not None else 0
+            n = 0
+            if s.assembly is not None:          # with 2 players the private motion is not open
+                open_ = tuple(_open_agendas(s))
+                n = self.bots._votes_for(s, self.actor, ag, open_ if ag in open_ else (*open_, ag))
             return {"actor": self.actor, "type": "VotesRevealed", "payload": {"agenda": ag, "votes": n}}
+        if "MissionRevealed" in kinds:          # his reading of his own Mission, as the simulator's
+            mission = moves[0]["payload"]["mission"]
+            return {"actor": self.actor, "type": "MissionRevealed",
+                    "payload": {"mission": mission, "fulfilled": self.bots.fulfils(s, self.actor, mission)}}
         try:
             type_, actor, payload = self.bots.next(s)
         except Exception:             # the simulator's bot needs what the seat cannot see
