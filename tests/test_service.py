@@ -18,7 +18,7 @@ from engine.core.ruleset import get_ruleset
 from ledger.cli import app as cli
 from ledger.service import create_app
 from ledger.store import open_store
-from tests.service_support import HttpClient, auth, free_port
+from tests.service_support import HttpClient, auth
 from tests.test_views import open_europe
 
 SIM_SEED, SIM_GAME = 3, "svc-3"
@@ -95,14 +95,15 @@ def test_the_real_server_plays_a_whole_game_a_spectator_follows_and_it_verifies(
     db = tmp_path / "live.duckdb"
     seed = _seed_of(sim_log)
     app = create_app(db, seed_for=lambda _g: seed, poll_seconds=0.02)
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     for _ in range(200):
         if server.started:
             break
         time.sleep(0.05)
+    assert server.started, "uvicorn did not start"
+    port = server.servers[0].sockets[0].getsockname()[1]      # port 0: the kernel's pick
     base = f"http://127.0.0.1:{port}"
     client = HttpClient(base)
     try:
