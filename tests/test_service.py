@@ -85,11 +85,6 @@ class PlayedGame:
     """The module's one game played through the real server (see `played`)."""
 
 
-# the two tests that read the one played game (`played`, module-scoped) run in one worker
-# (pytest-xdist, --dist loadgroup), which plays it once
-ONE_GAME = pytest.mark.xdist_group("service-europe-game")
-
-
 @pytest.fixture(scope="module")
 def played(tmp_path_factory, sim_log) -> PlayedGame:
     """The bots' game posted decision by decision through the real server (uvicorn, a free
@@ -135,13 +130,11 @@ def played(tmp_path_factory, sim_log) -> PlayedGame:
     return g
 
 
-@ONE_GAME
 def test_a_whole_game_through_the_app_equals_the_bots_log(played, sim_log):
     assert played.created["dice"]["seed_hash"] == sim_log[0]["payload"]["dice"]["seed_hash"]
     assert played.seen == sim_log
 
 
-@ONE_GAME
 def test_the_real_server_plays_a_whole_game_a_spectator_follows_and_it_verifies(played, sim_log):
     streamed, seen = played.streamed, played.seen
     assert not played.spectator_alive

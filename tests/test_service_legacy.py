@@ -23,9 +23,6 @@ from tests.test_views import in_payload, in_view
 
 PLAYERS = ["ann", "bob", "cat", "dan"]
 SEED = "legacy-live-7"
-# the two tests that read the one played game (`played`, module-scoped) run in one worker
-# (pytest-xdist, --dist loadgroup), which plays it once
-ONE_GAME = pytest.mark.xdist_group("service-legacy-game")
 
 
 def world_option(seed: int = 7, signatures: list[str] | None = None) -> str:
@@ -110,7 +107,6 @@ def played(tmp_path_factory) -> PlayedGame:
     return g
 
 
-@ONE_GAME
 def test_a_whole_risk_legacy_game_is_played_on_the_real_server_and_verifies(played):
     created, spectator, seats, public = played.created, played.spectator, played.seats, played.public
     assert created["dice"]["mode"] == "seeded"
@@ -169,7 +165,6 @@ def _no_leak(client, store, created) -> int:
     return checked
 
 
-@ONE_GAME
 def test_no_route_shows_a_scar_card_to_another_seat_or_a_spectator(played):
     """Checked during the module's whole game (`played`), through the real server."""
     deal = played.deal

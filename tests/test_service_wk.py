@@ -22,8 +22,6 @@ from tests.test_views import in_payload, in_view
 PLAYERS = ["ann", "bob", "cat"]
 SEED = "wk-live-3"
 RS = get_ruleset("warrior-knights")
-# the tests read one played game (`played`, module-scoped): one worker plays it (pytest-xdist)
-pytestmark = pytest.mark.xdist_group("service-wk-game")
 
 
 def claim(result: dict) -> dict:
