@@ -30,9 +30,11 @@ needs_browser = pytest.mark.skipif(
 
 
 def artifacts_folder(tmp_path_factory, name: str, what: str) -> Path:
-    """$LEDGER_TEST_ARTIFACTS, else a fresh temp folder `name`; printed so a run can be looked at."""
+    """The folder `name` in $LEDGER_TEST_ARTIFACTS, else a fresh temp folder `name`; printed so
+    a run can be looked at. One folder per module: the browser tests of two modules write pages
+    of the same names (dashboard.html), and under pytest-xdist they may run at once."""
     folder = os.environ.get("LEDGER_TEST_ARTIFACTS")
-    path = Path(folder) if folder else tmp_path_factory.mktemp(name)
+    path = Path(folder) / name if folder else tmp_path_factory.mktemp(name)
     path.mkdir(parents=True, exist_ok=True)
     print(f"\n{what}: {path}")
     return path

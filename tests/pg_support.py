@@ -1,6 +1,8 @@
 """A real PostgreSQL server for the tests: started once per session with scripts/pg-cluster.sh
 (a throwaway cluster on 127.0.0.1, in a temporary folder, stopped at the end), or the one named
 by $LEDGER_TEST_PG_URL (a superuser's URL: each test gets a database of its own, dropped after).
+Under pytest-xdist each worker is a session: each starts its own cluster (its own folder and
+free port), and on a shared server the databases' random names keep the workers apart.
 
 Where no server can be started the PostgreSQL tests are skipped, saying why; on CI (env CI set)
 that is a failure instead, so the store contract never silently runs on DuckDB alone.

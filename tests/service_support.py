@@ -49,9 +49,11 @@ class HttpClient:
 
 @contextmanager
 def served(app) -> Iterator[HttpClient]:
-    """`app` served by uvicorn on 127.0.0.1 (a random free port) in a thread, for the block."""
+    """`app` served by uvicorn on 127.0.0.1 (a random free port) in a thread, for the block.
+    Port 0: the kernel picks the port as uvicorn binds it, so servers started at once (test
+    workers, pytest-xdist) never race for one that was free a moment before."""
     import uvicorn
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=free_port(), log_level="warning"))
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     for _ in range(400):

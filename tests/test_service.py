@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 
 import httpx
 import pytest
@@ -18,7 +17,7 @@ from engine.core.ruleset import get_ruleset
 from ledger.cli import app as cli
 from ledger.service import create_app
 from ledger.store import open_store
-from tests.service_support import HttpClient, auth, free_port
+from tests.service_support import auth, served
 from tests.test_views import open_europe
 
 SIM_SEED, SIM_GAME = 3, "svc-3"
@@ -82,68 +81,71 @@ def play_log(client, created, log, *, check_legal_every=0) -> list[dict]:
     return out["events"]
 
 
-def test_a_whole_game_through_the_app_equals_the_bots_log(tmp_path, sim_log):
-    client = make_client(tmp_path, sim_log)
-    created = new_game(client)
-    assert created["dice"]["seed_hash"] == sim_log[0]["payload"]["dice"]["seed_hash"]
-    seen = play_log(client, created, sim_log, check_legal_every=7)
-    assert seen == sim_log
+class PlayedGame:
+    """The module's one game played through the real server (see `played`)."""
 
 
-def test_the_real_server_plays_a_whole_game_a_spectator_follows_and_it_verifies(tmp_path, sim_log):
-    import uvicorn
-    db = tmp_path / "live.duckdb"
+@pytest.fixture(scope="module")
+def played(tmp_path_factory, sim_log) -> PlayedGame:
+    """The bots' game posted decision by decision through the real server (uvicorn, a free
+    port), each seat's legal moves asked for every seventh decision (`play_log`), while a
+    spectator follows the stream (dropping once after 40 events and resuming with
+    Last-Event-ID). The whole-game tests read this one game: it takes CPU tens of seconds."""
+    g = PlayedGame()
+    g.tmp = tmp_path_factory.mktemp("re-played")
+    g.db = g.tmp / "live.duckdb"
     seed = _seed_of(sim_log)
-    app = create_app(db, seed_for=lambda _g: seed, poll_seconds=0.02)
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    for _ in range(200):
-        if server.started:
-            break
-        time.sleep(0.05)
-    base = f"http://127.0.0.1:{port}"
-    client = HttpClient(base)
+    app = create_app(g.db, seed_for=lambda _g: seed, poll_seconds=0.02)
+    g.streamed = streamed = []
     try:
-        created = new_game(client)
-        streamed: list[dict] = []
+        with served(app) as client:
+            base = client.base
+            g.created = new_game(client)
 
-        def spectate():
-            last = None
-            while True:             # reconnects resume with Last-Event-ID
-                headers = {} if last is None else {"Last-Event-ID": str(last)}
-                with httpx.stream("GET", f"{base}/games/{SIM_GAME}/stream", headers=headers,
-                                  timeout=60) as r:
-                    kind = None
-                    for line in r.iter_lines():
-                        if line.startswith("event: "):
-                            kind = line[7:]
-                        elif line.startswith("data: ") and kind == "event":
-                            streamed.append(json.loads(line[6:]))
-                            last = streamed[-1]["seq"]
-                            if len(streamed) == 40:
-                                break       # drop the connection once, resume after it
-                        elif line.startswith("data: ") and kind == "end":
-                            return
-        spectator = threading.Thread(target=spectate, daemon=True)
-        spectator.start()
-        seen = play_log(client, created, sim_log)
-        spectator.join(30)
-        assert not spectator.is_alive()
-        assert [e["seq"] for e in streamed] == list(range(len(sim_log)))
-        assert streamed[-1] == sim_log[-1]
-        public = client.get(f"/games/{SIM_GAME}/events").json()["events"]
-        assert public == seen == sim_log
+            def spectate():
+                last = None
+                while True:             # reconnects resume with Last-Event-ID
+                    headers = {} if last is None else {"Last-Event-ID": str(last)}
+                    with httpx.stream("GET", f"{base}/games/{SIM_GAME}/stream", headers=headers,
+                                      timeout=60) as r:
+                        kind = None
+                        for line in r.iter_lines():
+                            if line.startswith("event: "):
+                                kind = line[7:]
+                            elif line.startswith("data: ") and kind == "event":
+                                streamed.append(json.loads(line[6:]))
+                                last = streamed[-1]["seq"]
+                                if len(streamed) == 40:
+                                    break       # drop the connection once, resume after it
+                            elif line.startswith("data: ") and kind == "end":
+                                return
+            spectator = threading.Thread(target=spectate, daemon=True)
+            spectator.start()
+            g.seen = play_log(client, g.created, sim_log, check_legal_every=7)
+            spectator.join(30)
+            g.spectator_alive = spectator.is_alive()
+            g.public = client.get(f"/games/{SIM_GAME}/events").json()["events"]
     finally:
-        server.should_exit = True
-        thread.join(10)
         app.state.store.close()
+    return g
+
+
+def test_a_whole_game_through_the_app_equals_the_bots_log(played, sim_log):
+    assert played.created["dice"]["seed_hash"] == sim_log[0]["payload"]["dice"]["seed_hash"]
+    assert played.seen == sim_log
+
+
+def test_the_real_server_plays_a_whole_game_a_spectator_follows_and_it_verifies(played, sim_log):
+    streamed, seen = played.streamed, played.seen
+    assert not played.spectator_alive
+    assert [e["seq"] for e in streamed] == list(range(len(sim_log)))
+    assert streamed[-1] == sim_log[-1]
+    assert played.public == seen == sim_log
     runner = CliRunner()
-    r = runner.invoke(cli, ["verify", SIM_GAME, "--db", str(db)])
+    r = runner.invoke(cli, ["verify", SIM_GAME, "--db", str(played.db)])
     assert r.exit_code == 0, r.output
-    out = tmp_path / "export.jsonl"
-    r = runner.invoke(cli, ["export", SIM_GAME, "--db", str(db), "--out", str(out)])
+    out = played.tmp / "export.jsonl"
+    r = runner.invoke(cli, ["export", SIM_GAME, "--db", str(played.db), "--out", str(out)])
     assert r.exit_code == 0, r.output
     assert [json.loads(line) for line in out.read_text().splitlines()] == seen
 

@@ -71,21 +71,46 @@ def new_game(client, game_id: str, **options: str) -> dict:
     return r.json()
 
 
-def test_a_whole_risk_legacy_game_is_played_on_the_real_server_and_verifies(tmp_path):
-    db = tmp_path / "live.duckdb"
-    app = create_app(db, seed_for=lambda _g: SEED, poll_seconds=0.02)
+class PlayedGame:
+    """The module's one whole game on the real server (see `played`): what the tests look at."""
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory) -> PlayedGame:
+    """One whole Risk Legacy game played on the real server by seat clients, a spectator
+    following the stream, and every route read as each seat and a spectator once the Scar cards
+    are dealt and at each of the first six attacks (the Scar window is open: `_no_leak`). The
+    whole-game test and the leak test read the same game (it takes CPU tens of seconds)."""
+    g = PlayedGame()
+    g.tmp = tmp_path_factory.mktemp("rl-live")
+    g.db = g.tmp / "live.duckdb"
+    app = create_app(g.db, seed_for=lambda _g: SEED, poll_seconds=0.02)
+    g.checked = []
     try:
         with served(app) as http:
-            created = new_game(http, "rl-live")
-            assert created["dice"]["mode"] == "seeded"
-            spectator = Spectator(http.base, "rl-live", drop_after=25)
-            spectator.start()
-            seats = play_live(http, created, claim, seed=SEED, asks=rules_order)
-            spectator.join(60)
-            assert not spectator.is_alive() and spectator.reconnects == 1
-            public = http.get("/games/rl-live/events").json()
+            g.created = created = new_game(http, "rl-live")
+            g.deal = http.get("/games/rl-live/events", headers=auth(created["seats"]["ann"])).json()["events"][1]
+            g.checked_at_deal = _no_leak(http, app.state.store, created)
+
+            def watch(state):           # at each of the first attacks (the Scar window is open)
+                if state["view"]["combat"] and len(g.checked) < 6:
+                    g.checked.append(_no_leak(http, app.state.store, created))
+
+            g.spectator = Spectator(http.base, "rl-live", drop_after=25)
+            g.spectator.start()
+            g.seats = play_live(http, created, claim, seed=SEED, watch=watch, asks=rules_order)
+            g.spectator.join(60)
+            g.public = http.get("/games/rl-live/events").json()
+            g.secrets_at_end = V.secrets_of(get_ruleset("risk-legacy"), _referee(app.state.store, "rl-live"))
     finally:
         app.state.store.close()
+    return g
+
+
+def test_a_whole_risk_legacy_game_is_played_on_the_real_server_and_verifies(played):
+    created, spectator, seats, public = played.created, played.spectator, played.seats, played.public
+    assert created["dice"]["mode"] == "seeded"
+    assert not spectator.is_alive() and spectator.reconnects == 1
     seen = seats["ann"].log
     assert all(c.log == seen for c in seats.values())          # once over, every seat reads it all
     assert all(c.posted > 0 for c in seats.values())
@@ -99,14 +124,14 @@ def test_a_whole_risk_legacy_game_is_played_on_the_real_server_and_verifies(tmp_
     for e, final in zip(streamed, seen):
         assert e == final or (e["hash"] is None and (e["type"], e["actor"]) == (final["type"], final["actor"]))
     assert streamed[1]["payload"]["dice"] == V.HIDDEN and streamed[-1] == seen[-1]
-    assert export_of(tmp_path, db, "rl-live") == seen
+    assert export_of(played.tmp, played.db, "rl-live") == seen
 
 
-def _referee(client, gid):
-    """The full state of the game the app serves, folded from the store (the test's referee)."""
+def _referee(store, gid):
+    """The full state of the game the app serves, folded from its store (the test's referee)."""
     rs = get_ruleset("risk-legacy")
     s = None
-    for line in client.app.state.store.events(gid):
+    for line in store.events(gid):
         e = json.loads(line)
         p = rs.payload_models[e["type"]].model_validate(e["payload"])
         if s is None:
@@ -117,11 +142,12 @@ def _referee(client, gid):
     return s
 
 
-def _no_leak(client, created) -> int:
-    """Every route, as each seat and a spectator: no Scar card of another seat. The checks made."""
+def _no_leak(client, store, created) -> int:
+    """Every route, as each seat and a spectator: no Scar card of another seat (the referee's
+    list of secrets folded from `store`, the app's). The checks made."""
     gid = created["game"]
     rs = get_ruleset("risk-legacy")
-    secrets = V.secrets_of(rs, _referee(client, gid))
+    secrets = V.secrets_of(rs, _referee(store, gid))
     checked = 0
     for seat in [None, *PLAYERS]:
         h = {} if seat is None else auth(created["seats"][seat])
@@ -139,21 +165,14 @@ def _no_leak(client, created) -> int:
     return checked
 
 
-def test_no_route_shows_a_scar_card_to_another_seat_or_a_spectator(tmp_path):
-    client = TestClient(create_app(tmp_path / "svc.duckdb", seed_for=lambda _g: SEED))
-    created = new_game(client, "rl-leak")
-    deal = client.get("/games/rl-leak/events", headers=auth(created["seats"]["ann"])).json()["events"][1]
+def test_no_route_shows_a_scar_card_to_another_seat_or_a_spectator(played):
+    """Checked during the module's whole game (`played`), through the real server."""
+    deal = played.deal
     assert deal["type"] == "ScarCardsDealt" and deal["payload"]["dice"] == V.HIDDEN
     assert deal["payload"]["cards"]["ann"] != V.HIDDEN and deal["payload"]["cards"]["bob"] == V.HIDDEN
-    assert _no_leak(client, created) == 4 * 5
-    checked = []
-
-    def watch(state):           # at each of the first attacks (the Scar window is open)
-        if state["view"]["combat"] and len(checked) < 6:
-            checked.append(_no_leak(client, created))
-    play_live(client, created, claim, seed=SEED, watch=watch, asks=rules_order)
-    assert checked and all(n > 0 for n in checked)
-    assert V.secrets_of(get_ruleset("risk-legacy"), _referee(client, "rl-leak")) == ()   # over: all public
+    assert played.checked_at_deal == 4 * 5
+    assert played.checked and all(n > 0 for n in played.checked)
+    assert played.secrets_at_end == ()                           # over: every secret is public
 
 
 def test_the_driver_asks_in_the_rules_order_of_priority():

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 
-from fastapi.testclient import TestClient
+import pytest
 
 from engine.core import views as V
 from engine.core.dice import DiceTape
@@ -51,22 +51,54 @@ def _fold(lines: list[str]):
     return s, steps
 
 
-def test_a_whole_warrior_knights_game_is_played_on_the_real_server_and_verifies(tmp_path):
-    db = tmp_path / "live.duckdb"
-    app = create_app(db, seed_for=lambda _g: SEED, poll_seconds=0.02)
+class PlayedGame:
+    """The module's one whole game on the real server (see `played`): what the tests look at."""
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory) -> PlayedGame:
+    """One whole Warrior Knights game played on the real server by seat clients, a spectator
+    following the stream, and every route read as each seat and a spectator at the moments a
+    plan or a vote is hidden (`_no_leak`: the first six decisions of the planning, every one of
+    the voting, until twelve checks have seen both kinds). The game takes a minute of CPU: the
+    whole-game test and the leak test read the same one."""
+    g = PlayedGame()
+    g.tmp = tmp_path_factory.mktemp("wk-live")
+    g.db = g.tmp / "live.duckdb"
+    app = create_app(g.db, seed_for=lambda _g: SEED, poll_seconds=0.02)
+    g.kinds, g.checks = set(), []
     try:
         with served(app) as http:
-            created = new_game(http, "wk-live")
-            assert created["dice"]["mode"] == "seeded"
-            spectator = Spectator(http.base, "wk-live", drop_after=30)
-            spectator.start()
-            seats = play_live(http, created, claim, seed=SEED)
-            spectator.join(120)
-            assert not spectator.is_alive() and spectator.reconnects == 1
-            public = http.get("/games/wk-live/events").json()
-            lines = app.state.store.events("wk-live")
+            g.created = created = new_game(http, "wk-live")
+
+            def watch(state):
+                if {"plan", "votes"} <= g.kinds and len(g.checks) >= 12:
+                    return                               # seen enough, as the leak test asks
+                view = state["view"]
+                planning = view.get("phase") == "planning" or any(
+                    p.get("plan") for p in view["players"].values())
+                voting = any(p.get("votes_cast") for p in view["players"].values())
+                if (planning and len(g.checks) < 6) or voting:
+                    n, k = _no_leak(http, app.state.store, created)
+                    g.checks.append(n)
+                    g.kinds.update(k)
+
+            g.spectator = Spectator(http.base, "wk-live", drop_after=30)
+            g.spectator.start()
+            g.seats = play_live(http, created, claim, seed=SEED, watch=watch)
+            g.spectator.join(120)
+            g.public = http.get("/games/wk-live/events").json()
+            g.lines = app.state.store.events("wk-live")
     finally:
         app.state.store.close()
+    return g
+
+
+def test_a_whole_warrior_knights_game_is_played_on_the_real_server_and_verifies(played):
+    created, spectator, seats, public, lines = (played.created, played.spectator, played.seats,
+                                                played.public, played.lines)
+    assert created["dice"]["mode"] == "seeded"
+    assert not spectator.is_alive() and spectator.reconnects == 1
     seen = seats["ann"].log
     assert all(c.log == seen for c in seats.values())          # once over, every seat reads it all
     assert all(c.posted > 0 for c in seats.values())
@@ -83,7 +115,7 @@ def test_a_whole_warrior_knights_game_is_played_on_the_real_server_and_verifies(
     assert hidden_plans                                          # the spectator saw plans face down
     for e, final in zip(streamed, seen):
         assert e == final or (e["hash"] is None and (e["type"], e["actor"]) == (final["type"], final["actor"]))
-    assert export_of(tmp_path, db, "wk-live") == seen              # `ledger verify` passed, too
+    assert export_of(played.tmp, played.db, "wk-live") == seen     # `ledger verify` passed, too
     assert V.secrets_of(RS, _fold(lines)[0]) == ()                # over: every secret is public
     # every card the server drew is the one the revealed seed gives (rule WK-SEED)
     tape = DiceTape(SEED)
@@ -109,10 +141,11 @@ def _shown_in_log(events: list[dict], x: V.Secret) -> bool:
     return any(in_payload(e["payload"], e["actor"], x) for e in events)
 
 
-def _no_leak(client, created) -> tuple[int, set[str]]:
-    """Every route, as each seat and a spectator: no other seat's secret. (checks, kinds)"""
+def _no_leak(client, store, created) -> tuple[int, set[str]]:
+    """Every route, as each seat and a spectator: no other seat's secret (the referee's list of
+    secrets folded from `store`, the app's). (checks, kinds)"""
     gid = created["game"]
-    state_now, _ = _fold(client.app.state.store.events(gid))
+    state_now, _ = _fold(store.events(gid))
     secrets = V.secrets_of(RS, state_now)
     checked = 0
     for seat in [None, *PLAYERS]:
@@ -132,23 +165,7 @@ def _no_leak(client, created) -> tuple[int, set[str]]:
     return checked, {x.kind for x in secrets}
 
 
-def test_no_route_shows_a_plan_or_hidden_votes_to_another_seat_or_a_spectator(tmp_path):
-    client = TestClient(create_app(tmp_path / "svc.duckdb", seed_for=lambda _g: SEED))
-    created = new_game(client, "wk-leak")
-    kinds: set[str] = set()
-    checks = []
-
-    def watch(state):
-        view = state["view"]
-        planning = view.get("phase") == "planning" or any(
-            p.get("plan") for p in view["players"].values())
-        voting = any(p.get("votes_cast") for p in view["players"].values())
-        if (planning and len(checks) < 6) or voting:
-            n, k = _no_leak(client, created)
-            checks.append(n)
-            kinds.update(k)
-
-    play_live(client, created, claim, seed=SEED, watch=watch,
-              until=lambda _state: {"plan", "votes"} <= kinds and len(checks) >= 12)
-    assert {"plan", "votes"} <= kinds, kinds
-    assert checks and sum(checks) > 0
+def test_no_route_shows_a_plan_or_hidden_votes_to_another_seat_or_a_spectator(played):
+    """Checked during the module's whole game (`played`), through the real server."""
+    assert {"plan", "votes"} <= played.kinds, played.kinds
+    assert played.checks and sum(played.checks) > 0
