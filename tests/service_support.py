@@ -101,6 +101,23 @@ class Spectator(threading.Thread):
                         return
 
 
+def fold_stored(rs, lines: list[str]):
+    """A stored game's lines folded by the ruleset `rs` from its GameStarted: the state at the
+    end, and every (state before, envelope, findings) on the way."""
+    from engine.core.events import Event
+    s, steps = None, []
+    for line in lines:
+        e = json.loads(line)
+        p = rs.payload_models[e["type"]].model_validate(e["payload"])
+        if s is None:
+            s = rs.initial_state(p, rs.default_data())
+            continue
+        problems, nxt = rs.step(s, Event(e["seq"], e["type"], e["actor"], p))
+        steps.append((s, e, problems))
+        s = s if nxt is None else nxt
+    return s, steps
+
+
 def export_of(tmp_path, db, game: str) -> list[dict]:
     """`ledger export GAME` of the stored game, as envelopes (and `ledger verify` passes)."""
     from typer.testing import CliRunner

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import threading
 
-import httpx
 import pytest
 from fastapi.testclient import TestClient
 from typer.testing import CliRunner
@@ -17,7 +16,7 @@ from engine.core.ruleset import get_ruleset
 from ledger.cli import app as cli
 from ledger.service import create_app
 from ledger.store import open_store
-from tests.service_support import auth, served
+from tests.service_support import Spectator, auth, served
 from tests.test_views import open_europe
 
 SIM_SEED, SIM_GAME = 3, "svc-3"
@@ -96,34 +95,16 @@ def played(tmp_path_factory, sim_log) -> PlayedGame:
     g.db = g.tmp / "live.duckdb"
     seed = _seed_of(sim_log)
     app = create_app(g.db, seed_for=lambda _g: seed, poll_seconds=0.02)
-    g.streamed = streamed = []
     try:
         with served(app) as client:
             base = client.base
             g.created = new_game(client)
-
-            def spectate():
-                last = None
-                while True:             # reconnects resume with Last-Event-ID
-                    headers = {} if last is None else {"Last-Event-ID": str(last)}
-                    with httpx.stream("GET", f"{base}/games/{SIM_GAME}/stream", headers=headers,
-                                      timeout=60) as r:
-                        kind = None
-                        for line in r.iter_lines():
-                            if line.startswith("event: "):
-                                kind = line[7:]
-                            elif line.startswith("data: ") and kind == "event":
-                                streamed.append(json.loads(line[6:]))
-                                last = streamed[-1]["seq"]
-                                if len(streamed) == 40:
-                                    break       # drop the connection once, resume after it
-                            elif line.startswith("data: ") and kind == "end":
-                                return
-            spectator = threading.Thread(target=spectate, daemon=True)
+            spectator = Spectator(base, SIM_GAME)   # drops once after 40 events, resumes
             spectator.start()
             g.seen = play_log(client, g.created, sim_log, check_legal_every=7)
             spectator.join(30)
             g.spectator_alive = spectator.is_alive()
+            g.streamed = spectator.events
             g.public = client.get(f"/games/{SIM_GAME}/events").json()["events"]
     finally:
         app.state.store.close()

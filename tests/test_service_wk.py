@@ -6,17 +6,15 @@ to another seat or a spectator while they are hidden."""
 
 from __future__ import annotations
 
-import json
 
 import pytest
 
 from engine.core import views as V
 from engine.core.dice import DiceTape
-from engine.core.events import Event
 from engine.core.ruleset import get_ruleset
 from engine.warrior_knights import live as L
 from ledger.service import create_app
-from tests.service_support import Spectator, auth, export_of, play_live, served
+from tests.service_support import Spectator, auth, export_of, fold_stored, play_live, served
 from tests.test_views import in_payload, in_view
 
 PLAYERS = ["ann", "bob", "cat"]
@@ -38,17 +36,8 @@ def new_game(client, game_id: str, players=PLAYERS) -> dict:
 
 def _fold(lines: list[str]):
     """The full state of a stored game, and every (state before, envelope) on the way."""
-    s, steps = None, []
-    for line in lines:
-        e = json.loads(line)
-        p = RS.payload_models[e["type"]].model_validate(e["payload"])
-        if s is None:
-            s = RS.initial_state(p, RS.default_data())
-            continue
-        steps.append((s, e))
-        _, nxt = RS.step(s, Event(e["seq"], e["type"], e["actor"], p))
-        s = s if nxt is None else nxt
-    return s, steps
+    final, steps = fold_stored(RS, lines)
+    return final, [(s, e) for s, e, _ in steps]
 
 
 class PlayedGame:

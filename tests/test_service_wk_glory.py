@@ -8,16 +8,14 @@ the one the revealed seed gives (rule WK-SEED). One game per variant is shared b
 
 from __future__ import annotations
 
-import json
 
 import pytest
 
 from engine.core.dice import DiceTape
-from engine.core.events import Event
 from engine.core.ruleset import get_ruleset
 from engine.warrior_knights import live as L
 from ledger.service import create_app
-from tests.service_support import export_of, play_live, served
+from tests.service_support import export_of, fold_stored, play_live, served
 
 PLAYERS = ["ann", "bob"]
 RS = get_ruleset("warrior-knights")
@@ -36,17 +34,7 @@ def claim(result: dict) -> dict:
 
 def _fold(lines: list[str]):
     """Every (state before, envelope, findings) of a stored game."""
-    s, steps = None, []
-    for line in lines:
-        e = json.loads(line)
-        p = RS.payload_models[e["type"]].model_validate(e["payload"])
-        if s is None:
-            s = RS.initial_state(p, RS.default_data())
-            continue
-        problems, nxt = RS.step(s, Event(e["seq"], e["type"], e["actor"], p))
-        steps.append((s, e, problems))
-        s = s if nxt is None else nxt
-    return s, steps
+    return fold_stored(RS, lines)
 
 
 @pytest.fixture(scope="module", params=VARIANTS)
