@@ -16,7 +16,7 @@ from engine.core.ruleset import get_ruleset
 from ledger.cli import app as cli
 from ledger.service import create_app
 from ledger.store import open_store
-from tests.service_support import Spectator, auth, served
+from tests.service_support import Spectator, auth, fold_stored, served
 from tests.test_views import open_europe
 
 SIM_SEED, SIM_GAME = 3, "svc-3"
@@ -183,21 +183,11 @@ def test_no_route_shows_a_secret_to_another_seat_or_a_spectator(tmp_path, sim_lo
 
 def _live_state(client):
     """The referee's state of the game the app serves (for the test's list of secrets)."""
-    from engine.core.events import Event
     rs = get_ruleset("risk-europe")
     log = client.get(f"/games/{SIM_GAME}/events").json()["events"]
     store_events = client.app.state.store.events(SIM_GAME)
-    s = None
-    for line in store_events:
-        e = json.loads(line)
-        p = rs.payload_models[e["type"]].model_validate(e["payload"])
-        if s is None:
-            s = rs.initial_state(p, rs.default_data())
-            continue
-        _, nxt = rs.step(s, Event(e["seq"], e["type"], e["actor"], p))
-        s = s if nxt is None else nxt
     assert len(log) == len(store_events)
-    return s
+    return fold_stored(rs, store_events)[0]
 
 
 def test_racing_appends_lose_nothing_and_duplicate_nothing(tmp_path, sim_log):

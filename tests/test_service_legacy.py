@@ -12,13 +12,12 @@ import pytest
 from fastapi.testclient import TestClient
 
 from engine.core import views as V
-from engine.core.events import Event
 from engine.core.ruleset import get_ruleset
 from engine.risk_legacy import world as W
 from engine.risk_legacy.board import default_data
 from engine.risk_legacy.sim import random_world
 from ledger.service import create_app
-from tests.service_support import Spectator, auth, export_of, play_live, served
+from tests.service_support import Spectator, auth, export_of, fold_stored, play_live, served
 from tests.test_views import in_payload, in_view
 
 PLAYERS = ["ann", "bob", "cat", "dan"]
@@ -129,17 +128,7 @@ def test_a_whole_risk_legacy_game_is_played_on_the_real_server_and_verifies(play
 
 def _referee(store, gid):
     """The full state of the game the app serves, folded from its store (the test's referee)."""
-    rs = get_ruleset("risk-legacy")
-    s = None
-    for line in store.events(gid):
-        e = json.loads(line)
-        p = rs.payload_models[e["type"]].model_validate(e["payload"])
-        if s is None:
-            s = rs.initial_state(p, rs.default_data())
-            continue
-        _, nxt = rs.step(s, Event(e["seq"], e["type"], e["actor"], p))
-        s = s if nxt is None else nxt
-    return s
+    return fold_stored(get_ruleset("risk-legacy"), store.events(gid))[0]
 
 
 def _no_leak(client, store, created) -> int:
